@@ -1,0 +1,298 @@
+"""Find skills in a source tree, and the files each may publish, without ever leaving the tree.
+
+One walk over the tree with `os.scandir` (links are never followed by the walk itself). A folder
+holding a SKILL.md (any casing) is a skill; files below it belong to it, except the subtrees of
+skills nested inside it, which are skills of their own. A symlink is published only when it
+resolves to a regular file inside its own skill folder; everything else is reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from registry.config import Limits
+from registry.model import CrawlResult, Finding, SkillFile, SkillLocation
+from registry.rules import layout as rules
+
+SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".hg", ".svn"})
+SKIPPED_FILES = frozenset({".DS_Store", "Thumbs.db"})
+_CHUNK = 1024 * 1024
+_UNSAFE_CHARS = re.compile(r"[\x00-\x1f\x7f\\]")
+
+
+@dataclass
+class _Pending:
+    folder: Path
+    rel_folder: str
+    skill_md: str
+    files: list[tuple[str, Path]] = field(default_factory=list)  # (relative path, real path)
+    findings: list[Finding] = field(default_factory=list)
+    too_many: bool = False
+
+
+def crawl(source: Path, limits: Limits) -> CrawlResult:
+    root = source.resolve()
+    findings: list[Finding] = []
+    pending: list[_Pending] = []
+    _walk(root, root, "", None, pending, findings, limits, depth=0)
+    locations: list[SkillLocation] = []
+    taken: set[str] = set()
+    for item in sorted(pending, key=lambda p: p.rel_folder):
+        location, item_findings = _finish(item, root, limits, taken)
+        findings += item_findings
+        if location is not None:
+            locations.append(location)
+    locations.sort(key=lambda loc: loc.id)
+    return CrawlResult(root, locations, findings)
+
+
+def _rel(root_rel: str, name: str) -> str:
+    return f"{root_rel}/{name}" if root_rel else name
+
+
+def _walk(
+    root: Path,
+    directory: Path,
+    rel: str,
+    owner: _Pending | None,
+    pending: list[_Pending],
+    findings: list[Finding],
+    limits: Limits,
+    depth: int,
+) -> None:
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError as err:
+        findings.append(rules.UNREADABLE.at(rel or ".", name=rel or ".", reason=err.strerror or str(err)))
+        return
+
+    skill_md = _pick_skill_md(entries)
+    if skill_md is not None:
+        entry = next(e for e in entries if e.name == skill_md)
+        kind = _kind(entry)
+        if kind != "file":
+            path = _rel(rel, skill_md)
+            findings.append(rules.SKILL_MD_NOT_FILE.at(path, name=path, kind=kind))
+        else:
+            owner = _Pending(directory, rel or ".", skill_md)
+            pending.append(owner)
+
+    for entry in entries:
+        name = entry.name
+        path = _rel(rel, name)
+        if entry.is_symlink():
+            if owner is not None:
+                _add_symlink(entry, path, owner, directory)
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            if name in SKIPPED_DIRS:
+                continue
+            if depth + 1 > limits.crawl_depth:
+                findings.append(rules.TOO_DEEP.at(path, name=path, limit=limits.crawl_depth))
+                continue
+            _walk(root, Path(entry.path), path, owner, pending, findings, limits, depth + 1)
+            continue
+        if owner is None or name in SKIPPED_FILES:
+            continue
+        relative = path[len(owner.rel_folder) + 1 :] if owner.rel_folder != "." else path
+        if entry.is_file(follow_symlinks=False):
+            owner.files.append((relative, Path(entry.path)))
+        else:
+            owner.findings.append(rules.SPECIAL_FILE.at(path, name=relative, kind=_kind(entry)))
+
+
+def _pick_skill_md(entries: list[os.DirEntry]) -> str | None:
+    names = [e.name for e in entries if e.name.lower() == "skill.md"]
+    if not names:
+        return None
+    for preferred in ("SKILL.md", "skill.md"):
+        if preferred in names:
+            return preferred
+    return sorted(names)[0]
+
+
+def _kind(entry: os.DirEntry) -> str:
+    try:
+        mode = entry.stat(follow_symlinks=False).st_mode
+    except OSError:
+        return "unreadable entry"
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "directory"
+    if stat.S_ISFIFO(mode):
+        return "named pipe"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    return "device file"
+
+
+def _add_symlink(entry: os.DirEntry, path: str, owner: _Pending, directory: Path) -> None:
+    relative = path[len(owner.rel_folder) + 1 :] if owner.rel_folder != "." else path
+    try:
+        target = Path(entry.path).resolve(strict=True)
+    except (OSError, RuntimeError):
+        owner.findings.append(rules.SYMLINK_BROKEN.at(path, name=relative))
+        return
+    skill_root = owner.folder.resolve()
+    if not target.is_relative_to(skill_root):
+        owner.findings.append(rules.SYMLINK_ESCAPES.at(path, name=relative))
+        return
+    if target.is_dir():
+        owner.findings.append(rules.SYMLINK_DIRECTORY.at(path, name=relative))
+        return
+    if not target.is_file():
+        owner.findings.append(rules.SPECIAL_FILE.at(path, name=relative, kind="link to a special file"))
+        return
+    owner.files.append((relative, target))
+
+
+def _unsafe_reason(relative: str) -> str | None:
+    if any("\udc80" <= ch <= "\udcff" for ch in relative):
+        return "is not valid UTF-8"
+    if _UNSAFE_CHARS.search(relative):
+        return "contains a control character or a backslash"
+    if any(part in ("", ".", "..") for part in relative.split("/")):
+        return "contains an empty, '.' or '..' segment"
+    if len(relative.encode("utf-8", "surrogateescape")) > 1024 or any(
+        len(part.encode("utf-8", "surrogateescape")) > 255 for part in relative.split("/")
+    ):
+        return "is too long"
+    return None
+
+
+def _finish(
+    item: _Pending, root: Path, limits: Limits, taken: set[str]
+) -> tuple[SkillLocation | None, list[Finding]]:
+    findings = list(item.findings)
+    prefix = "" if item.rel_folder == "." else item.rel_folder + "/"
+    skill_md_rel = item.skill_md
+    if skill_md_rel != "SKILL.md":
+        findings.append(rules.SKILL_MD_CASING.at(prefix + skill_md_rel, name=skill_md_rel))
+
+    files: list[SkillFile] = []
+    total = 0
+    skill_md_file: SkillFile | None = None
+    ordered = sorted(item.files, key=lambda f: (f[0] != skill_md_rel, f[0]))
+    for count, (relative, real_path) in enumerate(ordered):
+        shown = prefix + relative
+        is_skill_md = relative == skill_md_rel
+        if count >= limits.files_per_skill:
+            findings.append(rules.TOO_MANY_FILES.at(prefix + skill_md_rel, limit=limits.files_per_skill))
+            break
+        reason = _unsafe_reason(relative)
+        if reason is not None:
+            findings.append(rules.UNSAFE_FILE_NAME.at(_printable(shown), name=_printable(relative), reason=reason))
+            continue
+        limit = limits.skill_md_bytes if is_skill_md else limits.file_bytes
+        digest, size, problem = _digest_file(real_path, limit)
+        if problem is not None:
+            kind, detail = problem
+            if kind == "too-large":
+                findings.append(rules.FILE_TOO_LARGE.at(shown, name=relative, actual=detail, limit=limit))
+            elif kind == "links":
+                findings.append(rules.HARD_LINK.at(shown, name=relative, links=detail))
+            elif kind == "special":
+                findings.append(rules.SPECIAL_FILE.at(shown, name=relative, kind=detail))
+            else:
+                findings.append(rules.UNREADABLE.at(shown, name=relative, reason=detail))
+            if is_skill_md:
+                return None, findings
+            continue
+        published = "SKILL.md" if is_skill_md else relative
+        skill_file = SkillFile(published, size, digest, real_path)
+        if is_skill_md:
+            skill_md_file = skill_file
+        files.append(skill_file)
+        total += size
+    if skill_md_file is None:
+        return None, findings
+    if total > limits.skill_bytes:
+        findings.append(rules.SKILL_TOO_LARGE.at(prefix + skill_md_rel, actual=total, limit=limits.skill_bytes))
+
+    wanted = _make_id(item.rel_folder, root)
+    skill_id = wanted
+    suffix = 2
+    while skill_id in taken:
+        skill_id = f"{wanted}-{suffix}"
+        suffix += 1
+    if skill_id != wanted:
+        findings.append(rules.ID_RENAMED.at(prefix + skill_md_rel, folder=item.rel_folder, wanted=wanted, id=skill_id))
+    taken.add(skill_id)
+    location = SkillLocation(skill_id, item.folder, item.rel_folder, item.skill_md, tuple(files))
+    return location, findings
+
+
+def _printable(text: str) -> str:
+    return repr(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))[1:-1]
+
+
+def _digest_file(path: Path, limit: int) -> tuple[str, int, tuple[str, object] | None]:
+    """sha256 of a regular file, opened without following links and without blocking on FIFOs."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as err:
+        return "", 0, ("unreadable", err.strerror or str(err))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return "", 0, ("special", "special file")
+        if info.st_nlink > 1:
+            return "", 0, ("links", info.st_nlink)
+        if info.st_size > limit:
+            return "", 0, ("too-large", info.st_size)
+        digest = hashlib.sha256()
+        size = 0
+        while chunk := os.read(fd, _CHUNK):
+            size += len(chunk)
+            if size > limit:
+                return "", 0, ("too-large", size)
+            digest.update(chunk)
+        return "sha256:" + digest.hexdigest(), size, None
+    except OSError as err:
+        return "", 0, ("unreadable", err.strerror or str(err))
+    finally:
+        os.close(fd)
+
+
+_SLUG_DROP = re.compile(r"[^a-z0-9_.-]+")
+
+
+def slug(segment: str) -> str:
+    text = segment.encode("utf-8", "surrogateescape").decode("utf-8", "replace").lower()
+    text = _SLUG_DROP.sub("-", text)
+    text = re.sub(r"-{2,}", "-", text).strip(".-")
+    return text or "skill"
+
+
+def _make_id(rel_folder: str, root: Path) -> str:
+    if rel_folder == ".":
+        return slug(root.name)
+    return "/".join(slug(part) for part in rel_folder.split("/"))
+
+
+def read_bytes(skill_file: SkillFile, limit: int) -> bytes:
+    """Read a published file again, without following links; the size bound still holds."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(skill_file.source, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{skill_file.path} is no longer a regular file")
+        chunks = []
+        size = 0
+        while chunk := os.read(fd, _CHUNK):
+            size += len(chunk)
+            if size > limit:
+                raise OSError(f"{skill_file.path} grew past {limit} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

@@ -1,0 +1,293 @@
+"""Plain data passed between the pipeline stages.
+
+Every stage takes these and returns these; no stage reaches back into an earlier one.
+Paths inside a skill are POSIX strings relative to the skill folder; paths in findings
+are POSIX strings relative to the source root, so reports read the same on every machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a rule noticed, precise enough for an author to act on."""
+
+    code: str
+    severity: Severity
+    message: str
+    path: str
+    line: int | None = None
+    column: int | None = None
+    hint: str = ""
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line or 0, self.column or 0, self.code, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "hint": self.hint,
+        }
+
+
+@dataclass(frozen=True)
+class SkillFile:
+    """A regular file inside a skill folder that is safe to publish."""
+
+    path: str  # relative to the skill folder, POSIX separators
+    size: int
+    digest: str  # sha256:<hex> of the exact bytes
+    source: Path  # absolute path on disk, read with O_NOFOLLOW
+
+
+@dataclass(frozen=True)
+class SkillLocation:
+    """What the crawler found: a folder holding a SKILL.md, and its publishable files."""
+
+    id: str  # stable, unique, URL-safe: "<publisher>/<name>" for skills-index
+    folder: Path  # absolute
+    rel_folder: str  # relative to the source root ("." for the root itself)
+    skill_md: str  # the SKILL.md file name as found (SKILL.md, skill.md, Skill.md)
+    files: tuple[SkillFile, ...]  # SKILL.md first, then sorted by path
+
+    @property
+    def skill_md_path(self) -> str:
+        return self.skill_md if self.rel_folder == "." else f"{self.rel_folder}/{self.skill_md}"
+
+    @property
+    def skill_md_file(self) -> SkillFile:
+        return self.files[0]
+
+
+@dataclass
+class Document:
+    """A SKILL.md split into frontmatter and body, before any dialect reads it."""
+
+    text: str  # decoded, newlines normalised to \n, BOM removed
+    frontmatter: dict[str, Any] | None  # None when absent or unparseable
+    frontmatter_text: str
+    body: str
+    body_line: int  # 1-based line in the file where the body starts
+    key_lines: dict[str, int] = field(default_factory=dict)  # top-level key -> 1-based line
+    recovered: bool = False  # frontmatter rebuilt from a lenient line scan after a YAML error
+    findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass
+class Parameter:
+    name: str
+    type: str = "string"
+    required: bool = False
+    description: str = ""
+    default: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "type": self.type,
+            "required": self.required,
+            "description": self.description,
+            "default": self.default,
+        }
+
+
+@dataclass
+class Tool:
+    """A callable tool a skill declares (gibb.eri.sh body blocks, wolffi.sh `tools`)."""
+
+    name: str
+    description: str = ""
+    parameters: list[Parameter] = field(default_factory=list)
+    command: list[str] | None = None  # program and arguments, never a shell string
+    command_text: str | None = None
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "parameters": [p.to_json() for p in self.parameters],
+            "command": self.command,
+            "command_text": self.command_text,
+        }
+
+
+@dataclass
+class Input:
+    """An Agent Flow Lite form input."""
+
+    name: str
+    label: str = ""
+    type: str = "text"
+    required: bool = False
+    default: str | None = None
+    description: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "type": self.type,
+            "required": self.required,
+            "default": self.default,
+            "description": self.description,
+        }
+
+
+@dataclass
+class Pattern:
+    """A wolffi.sh danger or confirm pattern."""
+
+    pattern: str
+    level: str | None = None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pattern": self.pattern, "level": self.level, "reason": self.reason}
+
+
+@dataclass
+class QuizOption:
+    text: str
+    correct: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "correct": self.correct}
+
+
+@dataclass
+class QuizQuestion:
+    question: str
+    options: list[QuizOption] = field(default_factory=list)
+    explanation: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "options": [o.to_json() for o in self.options],
+            "explanation": self.explanation,
+        }
+
+
+@dataclass
+class QuizBranch:
+    condition: str  # "pass" / "fail" or the seed's own condition text
+    action: str  # goto / load-reference / load-skill
+    target: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"condition": self.condition, "action": self.action, "target": self.target}
+
+
+@dataclass
+class Quiz:
+    """A skillli quiz gate."""
+
+    id: str = ""
+    title: str = ""
+    passing_score: int | None = None
+    questions: list[QuizQuestion] = field(default_factory=list)
+    branches: list[QuizBranch] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "passing_score": self.passing_score,
+            "questions": [q.to_json() for q in self.questions],
+            "branches": [b.to_json() for b in self.branches],
+        }
+
+
+@dataclass
+class Skill:
+    """Everything the registry knows about one skill after parsing and validation."""
+
+    location: SkillLocation
+    document: Document
+    name: str | None = None
+    description: str | None = None
+    version: str | None = None
+    license: str | None = None
+    compatibility: str | None = None
+    publisher: str = ""
+    author: str | None = None
+    category: str | None = None
+    tags: list[str] = field(default_factory=list)
+    homepage: str | None = None
+    repository: str | None = None
+    allowed_tools: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    dialects: list[str] = field(default_factory=list)
+    extensions: dict[str, Any] = field(default_factory=dict)  # known client-extension fields
+    tools: list[Tool] = field(default_factory=list)
+    inputs: list[Input] = field(default_factory=list)
+    arguments: list[Parameter] = field(default_factory=list)
+    triggers: list[str] = field(default_factory=list)
+    danger_patterns: list[Pattern] = field(default_factory=list)
+    confirm_patterns: list[Pattern] = field(default_factory=list)
+    quizzes: list[Quiz] = field(default_factory=list)
+    requires: dict[str, list[str]] = field(default_factory=dict)
+    model_settings: dict[str, Any] = field(default_factory=dict)
+    knowledge_base: Any = None
+    settings: dict[str, Any] = field(default_factory=dict)  # dialect flags: modes, timeout, ...
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.location.id
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.location.id.rsplit("/", 1)[-1]
+
+    @property
+    def digest(self) -> str:
+        return self.location.skill_md_file.digest
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR]
+
+    @property
+    def publishable(self) -> bool:
+        return self.name is not None and self.description is not None and not self.errors
+
+
+@dataclass
+class CrawlResult:
+    source: Path
+    locations: list[SkillLocation]
+    findings: list[Finding]
+
+
+@dataclass
+class LeftOut:
+    """A skill that was found but not published, and why."""
+
+    id: str
+    path: str
+    reasons: list[Finding]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "path": self.path, "reasons": [f.to_json() for f in self.reasons]}

@@ -1,0 +1,101 @@
+"""Parse stage: one crawled location becomes one Skill, with every dialect applied."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from urllib.parse import unquote
+
+from registry import crawl
+from registry.config import Limits
+from registry.dialects import DIALECTS, KNOWN_FIELDS, Dialect, ParseContext
+from registry.model import Document, Skill, SkillLocation
+from registry.parse.document import read_document
+from registry.rules import fields as rules
+from registry.rules import layout
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_CODE_PATH = re.compile(r"`((?:\$\{CLAUDE_SKILL_DIR\}/|\./)?(?:scripts|references|assets)/[A-Za-z0-9_./-]+)`")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dialect] = DIALECTS) -> Skill:
+    path = location.skill_md_path
+    try:
+        data = crawl.read_bytes(location.skill_md_file, limits.skill_md_bytes)
+    except OSError as err:
+        document = Document("", None, "", "", 1)
+        skill = Skill(location, document)
+        skill.findings.append(layout.UNREADABLE.at(path, name=path, reason=str(err)))
+        return skill
+    document = read_document(data, path, limits)
+    skill = Skill(location, document, findings=list(document.findings))
+    segments = location.id.split("/")
+    skill.publisher = segments[0] if len(segments) > 1 else "community"
+    if document.frontmatter is None:
+        return skill
+
+    frontmatter = document.frontmatter
+    folder_name = location.folder.name if location.rel_folder != "." else location.folder.name
+    context = ParseContext(path, limits, frozenset(f.path for f in location.files), folder_name)
+    for dialect in dialects:
+        if dialect.detect(frontmatter, document.body):
+            skill.dialects.append(dialect.key)
+            dialect.apply(skill, context)
+
+    if not document.recovered:
+        unknown = sorted(key for key in frontmatter if key not in KNOWN_FIELDS)
+        if unknown:
+            line = document.key_lines.get(unknown[0])
+            skill.findings.append(rules.UNKNOWN_FIELD.at(path, line, 1, fields=", ".join(unknown)))
+    _check_references(skill, context)
+    return skill
+
+
+def referenced_paths(body: str) -> list[tuple[str, int]]:
+    """Relative paths the body links to or names in code spans, with 0-based body line numbers."""
+    found: list[tuple[str, int]] = []
+    fence: str | None = None
+    for number, line in enumerate(body.split("\n")):
+        match = _FENCE.match(line)
+        if match:
+            marker = match.group(1)
+            if fence is None:
+                fence = marker[0] * len(marker)
+            elif marker.startswith(fence):
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        for link in _LINK.finditer(line):
+            found.append((link.group(1), number))
+        for code in _CODE_PATH.finditer(line):
+            found.append((code.group(1), number))
+    return found
+
+
+def _check_references(skill: Skill, context: ParseContext) -> None:
+    files = context.files
+    directories = {part for f in files for part in _parents(f)}
+    seen: set[str] = set()
+    for target, line in referenced_paths(skill.document.body):
+        if _SCHEME.match(target) or target.startswith(("#", "/", "{", "$", "~")) and not target.startswith(
+            "${CLAUDE_SKILL_DIR}/"
+        ):
+            continue
+        clean = unquote(target.split("#", 1)[0].split("?", 1)[0])
+        clean = clean.removeprefix("${CLAUDE_SKILL_DIR}/").removeprefix("./").rstrip("/")
+        if not clean or "{{" in clean or "$" in clean or "*" in clean or clean.startswith(".."):
+            continue
+        if clean in files or clean in directories or clean in seen:
+            continue
+        seen.add(clean)
+        skill.findings.append(
+            rules.MISSING_REFERENCE.at(context.path, skill.document.body_line + line, None, target=clean)
+        )
+
+
+def _parents(path: str) -> list[str]:
+    parts = path.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts))]
