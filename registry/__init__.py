@@ -1,0 +1,3 @@
+"""skill-registry: a static registry for agent skills."""
+
+__version__ = "0.1.0"

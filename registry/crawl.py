@@ -168,9 +168,7 @@ def _unsafe_reason(relative: str) -> str | None:
     return None
 
 
-def _finish(
-    item: _Pending, root: Path, limits: Limits, taken: set[str]
-) -> tuple[SkillLocation | None, list[Finding]]:
+def _finish(item: _Pending, root: Path, limits: Limits, taken: set[str]) -> tuple[SkillLocation | None, list[Finding]]:
     findings = list(item.findings)
     prefix = "" if item.rel_folder == "." else item.rel_folder + "/"
     skill_md_rel = item.skill_md

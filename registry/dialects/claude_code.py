@@ -13,34 +13,55 @@ from collections.abc import Iterable, Mapping
 from registry.dialects.base import ParseContext, RegistryView
 from registry.dialects.values import as_bool, as_str_list, describe_type
 from registry.model import Finding, Parameter, Skill
-from registry.rules.base import I, W, Rule
+from registry.rules.base import I, Rule, W
 
 EXTENSION_FIELDS = Rule(
-    "C001", I, "client extension fields",
-    "uses Claude Code extension field(s) {fields}; skills-ref and claude.ai uploads accept only the six standard fields",
+    "C001",
+    I,
+    "client extension fields",
+    "uses Claude Code extension field(s) {fields}; skills-ref and claude.ai uploads accept only the six standard ones",
     "Nothing to fix for Claude Code, Copilot or the `skills` CLI; drop them only to upload to claude.ai.",
     "argument-hint: [issue-number]",
 )
 NOT_BOOLEAN = Rule(
-    "C002", W, "not a boolean", "'{field}' is '{value}', not a boolean",
-    "Write `{field}: true` or `{field}: false`.", "user-invocable: sometimes",
+    "C002",
+    W,
+    "not a boolean",
+    "'{field}' is '{value}', not a boolean",
+    "Write `{field}: true` or `{field}: false`.",
+    "user-invocable: sometimes",
 )
 BAD_CHOICE = Rule(
-    "C003", W, "unknown value", "'{field}' is '{value}'; Claude Code accepts {choices}",
-    "Use one of {choices}.", "context: isolated",
+    "C003",
+    W,
+    "unknown value",
+    "'{field}' is '{value}'; Claude Code accepts {choices}",
+    "Use one of {choices}.",
+    "context: isolated",
 )
 ARGUMENT_HINT_NOT_TEXT = Rule(
-    "C004", W, "argument-hint not text",
+    "C004",
+    W,
+    "argument-hint not text",
     "argument-hint was read as {found}, not text; YAML turned the brackets into a list",
-    "Quote it: `argument-hint: \"{suggestion}\"`.", "argument-hint: [issue-number]",
+    'Quote it: `argument-hint: "{suggestion}"`.',
+    "argument-hint: [issue-number]",
 )
 AGENT_WITHOUT_FORK = Rule(
-    "C005", W, "agent without context: fork", "'agent' has no effect unless `context: fork` is set",
-    "Add `context: fork` or remove `agent`.", "agent: Explore (without context: fork)",
+    "C005",
+    W,
+    "agent without context: fork",
+    "'agent' has no effect unless `context: fork` is set",
+    "Add `context: fork` or remove `agent`.",
+    "agent: Explore (without context: fork)",
 )
 FIELD_NOT_TEXT = Rule(
-    "C006", W, "field not text", "'{field}' is {found}; expected text",
-    "Write `{field}:` as a single line of text.", "when_to_use: [a, b]",
+    "C006",
+    W,
+    "field not text",
+    "'{field}' is {found}; expected text",
+    "Write `{field}:` as a single line of text.",
+    "when_to_use: [a, b]",
 )
 
 RULES = (EXTENSION_FIELDS, NOT_BOOLEAN, BAD_CHOICE, ARGUMENT_HINT_NOT_TEXT, AGENT_WITHOUT_FORK, FIELD_NOT_TEXT)
@@ -61,9 +82,21 @@ class ClaudeCodeDialect:
     title = "Claude Code extensions"
     fields = frozenset(
         {
-            "when_to_use", "argument-hint", "arguments", "disable-model-invocation", "user-invocable",
-            "disallowed-tools", "model", "effort", "context", "agent", "background", "hooks", "paths",
-            "shell", "mode",
+            "when_to_use",
+            "argument-hint",
+            "arguments",
+            "disable-model-invocation",
+            "user-invocable",
+            "disallowed-tools",
+            "model",
+            "effort",
+            "context",
+            "agent",
+            "background",
+            "hooks",
+            "paths",
+            "shell",
+            "mode",
         }
     )
     rules = RULES
@@ -106,7 +139,9 @@ class ClaudeCodeDialect:
                 else:
                     items = value if isinstance(value, list) else [value]
                     suggestion = " ".join(f"[{item}]" for item in items if isinstance(item, str))
-                    out.append(ARGUMENT_HINT_NOT_TEXT.at(path, line, 1, found=describe_type(value), suggestion=suggestion))
+                    out.append(
+                        ARGUMENT_HINT_NOT_TEXT.at(path, line, 1, found=describe_type(value), suggestion=suggestion)
+                    )
                     skill.extensions[key] = suggestion
             elif key == "arguments":
                 names = as_str_list(value, " ,")

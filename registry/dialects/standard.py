@@ -14,129 +14,217 @@ from typing import Any
 from registry.dialects.base import ParseContext, RegistryView
 from registry.dialects.values import as_str_list, describe_type
 from registry.model import Finding, Skill
-from registry.rules.base import E, I, W, Rule
+from registry.rules.base import E, I, Rule, W
 
 NAME_MISSING = Rule(
-    "S001", E, "name missing", "Missing required field in frontmatter: name",
+    "S001",
+    E,
+    "name missing",
+    "Missing required field in frontmatter: name",
     "Add `name: {folder}` (lowercase letters, digits and hyphens, equal to the folder name).",
     "A frontmatter with only a description.",
 )
 DESCRIPTION_MISSING = Rule(
-    "S002", E, "description missing", "Missing required field in frontmatter: description",
+    "S002",
+    E,
+    "description missing",
+    "Missing required field in frontmatter: description",
     "Add `description:` saying what the skill does and when to use it.",
     "A frontmatter with only a name.",
 )
 NAME_NOT_STRING = Rule(
-    "S003", E, "name empty or not text", "Field 'name' must be a non-empty string",
+    "S003",
+    E,
+    "name empty or not text",
+    "Field 'name' must be a non-empty string",
     "Write the name as plain text, e.g. `name: {folder}`.",
     "name: [a, b]",
 )
 NAME_TOO_LONG = Rule(
-    "S004", E, "name too long", "Skill name '{name}' exceeds 64 character limit ({length} chars)",
+    "S004",
+    E,
+    "name too long",
+    "Skill name '{name}' exceeds 64 character limit ({length} chars)",
     "Shorten the name to 64 characters or fewer (and rename the folder to match).",
     "A 70-character name.",
 )
 NAME_NOT_LOWERCASE = Rule(
-    "S005", E, "name not lowercase", "Skill name '{name}' must be lowercase",
-    "Use `name: {suggestion}`.", "name: PDF-Processing",
+    "S005",
+    E,
+    "name not lowercase",
+    "Skill name '{name}' must be lowercase",
+    "Use `name: {suggestion}`.",
+    "name: PDF-Processing",
 )
 NAME_EDGE_HYPHEN = Rule(
-    "S006", E, "name starts or ends with a hyphen", "Skill name cannot start or end with a hyphen",
-    "Use `name: {suggestion}`.", "name: -pdf",
+    "S006",
+    E,
+    "name starts or ends with a hyphen",
+    "Skill name cannot start or end with a hyphen",
+    "Use `name: {suggestion}`.",
+    "name: -pdf",
 )
 NAME_DOUBLE_HYPHEN = Rule(
-    "S007", E, "name has consecutive hyphens", "Skill name cannot contain consecutive hyphens",
-    "Use `name: {suggestion}`.", "name: pdf--processing",
+    "S007",
+    E,
+    "name has consecutive hyphens",
+    "Skill name cannot contain consecutive hyphens",
+    "Use `name: {suggestion}`.",
+    "name: pdf--processing",
 )
 NAME_INVALID_CHARS = Rule(
-    "S008", E, "name has invalid characters",
+    "S008",
+    E,
+    "name has invalid characters",
     "Skill name '{name}' contains invalid characters. Only letters, digits, and hyphens are allowed.",
-    "Use `name: {suggestion}`.", "name: my_skill",
+    "Use `name: {suggestion}`.",
+    "name: my_skill",
 )
 NAME_DIRECTORY_MISMATCH = Rule(
-    "S009", W, "name differs from folder", "Directory name '{folder}' must match skill name '{name}'",
+    "S009",
+    W,
+    "name differs from folder",
+    "Directory name '{folder}' must match skill name '{name}'",
     "Rename the folder to '{name}' or set `name: {folder}`; clients install the skill under one of the two.",
     "Folder template/ holding name: template-skill.",
 )
 DESCRIPTION_NOT_STRING = Rule(
-    "S010", E, "description empty or not text", "Field 'description' must be a non-empty string",
+    "S010",
+    E,
+    "description empty or not text",
+    "Field 'description' must be a non-empty string",
     "Write the description as text; use a quoted string or a `>-` block for several lines.",
     "description: (empty)",
 )
 DESCRIPTION_TOO_LONG = Rule(
-    "S011", E, "description too long", "Description exceeds 1024 character limit ({length} chars)",
+    "S011",
+    E,
+    "description too long",
+    "Description exceeds 1024 character limit ({length} chars)",
     "Shorten the description to 1024 characters; move detail into the body.",
     "A 1,500-character description.",
 )
 COMPATIBILITY_NOT_STRING = Rule(
-    "S012", E, "compatibility not text", "Field 'compatibility' must be a string",
+    "S012",
+    E,
+    "compatibility not text",
+    "Field 'compatibility' must be a string",
     "Write compatibility as one line of text, e.g. `compatibility: Requires git and Python 3.10+`.",
     "compatibility: [linux, mac]",
 )
 COMPATIBILITY_TOO_LONG = Rule(
-    "S013", E, "compatibility too long", "Compatibility exceeds 500 character limit ({length} chars)",
-    "Shorten compatibility to 500 characters.", "A 600-character compatibility note.",
+    "S013",
+    E,
+    "compatibility too long",
+    "Compatibility exceeds 500 character limit ({length} chars)",
+    "Shorten compatibility to 500 characters.",
+    "A 600-character compatibility note.",
 )
 NAME_NOT_ASCII = Rule(
-    "S014", W, "name not ASCII",
+    "S014",
+    W,
+    "name not ASCII",
     "Skill name '{name}' uses characters outside a-z, 0-9 and '-'; discovery clients reject it",
-    "Use `name: {suggestion}`; the `skills` CLI accepts only ^[a-z0-9-]+$.", "name: café",
+    "Use `name: {suggestion}`; the `skills` CLI accepts only ^[a-z0-9-]+$.",
+    "name: café",
 )
 DESCRIPTION_ANGLE_BRACKETS = Rule(
-    "S015", W, "angle brackets in description",
+    "S015",
+    W,
+    "angle brackets in description",
     "description contains '<' or '>'; claude.ai uploads and the Claude API reject it",
     "Rephrase without angle brackets (write 'less than', or use quotes instead of <tags>).",
     "description: Converts <input> files",
 )
 RESERVED_WORD = Rule(
-    "S016", W, "reserved word in name",
+    "S016",
+    W,
+    "reserved word in name",
     "Skill name '{name}' contains the reserved word '{word}'; the Claude API rejects it",
-    "Choose a name without '{word}'.", "name: claude-helper",
+    "Choose a name without '{word}'.",
+    "name: claude-helper",
 )
 TOO_MANY_LINES = Rule(
-    "S017", W, "SKILL.md too long",
+    "S017",
+    W,
+    "SKILL.md too long",
     "SKILL.md has {lines} lines; the specification recommends under {limit}",
     "Move detail into references/ files and link them from the body (progressive disclosure).",
     "A 3,500-line SKILL.md.",
 )
 METADATA_NOT_STRING_MAP = Rule(
-    "S018", W, "metadata not a string map",
+    "S018",
+    W,
+    "metadata not a string map",
     "metadata {problem}; the specification defines it as a map of string keys to string values",
-    "Keep metadata flat: `metadata: {{author: me, version: \"1.0.0\"}}`.",
-    "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"jq\"]}}}",
+    'Keep metadata flat: `metadata: {{author: me, version: "1.0.0"}}`.',
+    'metadata: {"openclaw": {"requires": {"bins": ["jq"]}}}',
 )
 LICENSE_NOT_STRING = Rule(
-    "S019", W, "license not text", "license is {found}, not a string",
-    "Write a license name or file, e.g. `license: Apache-2.0`.", "license: [MIT]",
+    "S019",
+    W,
+    "license not text",
+    "license is {found}, not a string",
+    "Write a license name or file, e.g. `license: Apache-2.0`.",
+    "license: [MIT]",
 )
 ALLOWED_TOOLS_FORM = Rule(
-    "S020", I, "allowed-tools as a list",
+    "S020",
+    I,
+    "allowed-tools as a list",
     "allowed-tools is a YAML list; the open standard writes it as a space-separated string",
     "Portable form: `allowed-tools: {joined}` (Claude Code and Bouno accept the list too).",
     "allowed-tools: [Read, Grep]",
 )
 ALLOWED_TOOLS_INVALID = Rule(
-    "S021", W, "allowed-tools unreadable", "allowed-tools is {found}; expected text or a list of tool names",
-    "Write `allowed-tools: Read Grep Bash(git:*)`.", "allowed-tools: {Read: true}",
+    "S021",
+    W,
+    "allowed-tools unreadable",
+    "allowed-tools is {found}; expected text or a list of tool names",
+    "Write `allowed-tools: Read Grep Bash(git:*)`.",
+    "allowed-tools: {Read: true}",
 )
 INVISIBLE_CHARACTERS = Rule(
-    "S022", W, "invisible or bidirectional characters",
+    "S022",
+    W,
+    "invisible or bidirectional characters",
     "{count} invisible or bidirectional character(s) ({names}) in SKILL.md, first on line {line}",
     "Remove them: they can hide instructions from reviewers (visible on the skill page as ⟦U+XXXX⟧).",
     "A zero-width space or a U+E0041 tag character inside a sentence.",
 )
 BODY_EMPTY = Rule(
-    "S023", W, "empty body", "SKILL.md has no instructions after the frontmatter",
-    "Add Markdown instructions: what to do, step by step, with examples.", "A file with only frontmatter.",
+    "S023",
+    W,
+    "empty body",
+    "SKILL.md has no instructions after the frontmatter",
+    "Add Markdown instructions: what to do, step by step, with examples.",
+    "A file with only frontmatter.",
 )
 
 RULES = (
-    NAME_MISSING, DESCRIPTION_MISSING, NAME_NOT_STRING, NAME_TOO_LONG, NAME_NOT_LOWERCASE,
-    NAME_EDGE_HYPHEN, NAME_DOUBLE_HYPHEN, NAME_INVALID_CHARS, NAME_DIRECTORY_MISMATCH,
-    DESCRIPTION_NOT_STRING, DESCRIPTION_TOO_LONG, COMPATIBILITY_NOT_STRING, COMPATIBILITY_TOO_LONG,
-    NAME_NOT_ASCII, DESCRIPTION_ANGLE_BRACKETS, RESERVED_WORD, TOO_MANY_LINES,
-    METADATA_NOT_STRING_MAP, LICENSE_NOT_STRING, ALLOWED_TOOLS_FORM, ALLOWED_TOOLS_INVALID,
-    INVISIBLE_CHARACTERS, BODY_EMPTY,
+    NAME_MISSING,
+    DESCRIPTION_MISSING,
+    NAME_NOT_STRING,
+    NAME_TOO_LONG,
+    NAME_NOT_LOWERCASE,
+    NAME_EDGE_HYPHEN,
+    NAME_DOUBLE_HYPHEN,
+    NAME_INVALID_CHARS,
+    NAME_DIRECTORY_MISMATCH,
+    DESCRIPTION_NOT_STRING,
+    DESCRIPTION_TOO_LONG,
+    COMPATIBILITY_NOT_STRING,
+    COMPATIBILITY_TOO_LONG,
+    NAME_NOT_ASCII,
+    DESCRIPTION_ANGLE_BRACKETS,
+    RESERVED_WORD,
+    TOO_MANY_LINES,
+    METADATA_NOT_STRING_MAP,
+    LICENSE_NOT_STRING,
+    ALLOWED_TOOLS_FORM,
+    ALLOWED_TOOLS_INVALID,
+    INVISIBLE_CHARACTERS,
+    BODY_EMPTY,
 )
 
 ASCII_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -296,7 +384,9 @@ class StandardDialect:
 
     @staticmethod
     def _invisible(text: str, path: str, out: list[Finding]) -> None:
-        found = [(index, ch) for index, ch in enumerate(text) if is_invisible(ch) and not _in_emoji(text, index)]
+        found = [
+            (index, ch) for index, ch in enumerate(text) if is_invisible(ch) and not in_emoji_sequence(text, index)
+        ]
         if not found:
             return
         names = sorted({f"U+{ord(ch):04X}" for _, ch in found})
@@ -305,20 +395,22 @@ class StandardDialect:
         out.append(INVISIBLE_CHARACTERS.at(path, line, None, count=len(found), names=shown, line=line))
 
 
-def _in_emoji(text: str, index: int) -> bool:
+def in_emoji_sequence(text: str, index: int) -> bool:
     """ZWJ between emoji (👩‍💻) and tag characters in flag sequences (🏴 + tags) are legitimate."""
     char = text[index]
     previous = text[index - 1] if index else ""
     if char == "\u200d":
         following = text[index + 1] if index + 1 < len(text) else ""
-        return bool(previous) and (ord(previous) >= 0x1F000 or previous == "\ufe0f" or 0x2600 <= ord(previous) < 0x2800) and (
-            bool(following) and (ord(following) >= 0x1F000 or 0x2600 <= ord(following) < 0x2800)
+        return (
+            bool(previous)
+            and (ord(previous) >= 0x1F000 or previous == "\ufe0f" or 0x2600 <= ord(previous) < 0x2800)
+            and (bool(following) and (ord(following) >= 0x1F000 or 0x2600 <= ord(following) < 0x2800))
         )
     if 0xE0000 <= ord(char) <= 0xE007F:
         start = index
         while start > 0 and 0xE0000 <= ord(text[start - 1]) <= 0xE007F:
             start -= 1
-        return start > 0 and text[start - 1] == "\U0001F3F4"
+        return start > 0 and text[start - 1] == "\U0001f3f4"
     return False
 
 

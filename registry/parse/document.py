@@ -27,9 +27,7 @@ def decode(data: bytes, path: str) -> tuple[str, list[Finding]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
-        findings.append(
-            rules.INVALID_UTF8.at(path, line, None, byte=f"{data[err.start]:02x}", offset=err.start)
-        )
+        findings.append(rules.INVALID_UTF8.at(path, line, None, byte=f"{data[err.start]:02x}", offset=err.start))
         text = data.decode("utf-8", errors="replace")
     nul = text.find("\x00")
     if nul >= 0:
@@ -89,9 +87,14 @@ def read_document(data: bytes, path: str, limits: Limits) -> Document:
         frontmatter_text = "\n".join(lines[opening + 1 :])
         recovered = _recover_scalars(frontmatter_text)
         return Document(
-            text, recovered or None, frontmatter_text, "", len(lines) + 1,
+            text,
+            recovered or None,
+            frontmatter_text,
+            "",
+            len(lines) + 1,
             key_lines={k: opening + 2 + v for k, v in _scalar_lines(frontmatter_text).items()},
-            recovered=bool(recovered), findings=findings,
+            recovered=bool(recovered),
+            findings=findings,
         )
 
     frontmatter_text = "\n".join(lines[opening + 1 : closing])
@@ -112,17 +115,20 @@ def read_document(data: bytes, path: str, limits: Limits) -> Document:
         loaded = safe_yaml.load(frontmatter_text, limits.yaml_depth, limits.yaml_nodes)
     except safe_yaml.YamlLimitError as err:
         line = first_yaml_line + err.line if err.line is not None else first_yaml_line
-        findings.append(
-            rules.YAML_LIMIT.at(path, line, None, what=err.what, limit=err.limit, actual=err.actual)
-        )
+        findings.append(rules.YAML_LIMIT.at(path, line, None, what=err.what, limit=err.limit, actual=err.actual))
         return Document(text, None, frontmatter_text, body, body_line, findings=findings)
     except (yaml.YAMLError, RecursionError, ValueError, TypeError) as err:
         findings.append(_yaml_error_finding(err, frontmatter_text, path, first_yaml_line))
         recovered = _recover_scalars(frontmatter_text)
         return Document(
-            text, recovered or None, frontmatter_text, body, body_line,
+            text,
+            recovered or None,
+            frontmatter_text,
+            body,
+            body_line,
             key_lines={k: first_yaml_line + v for k, v in _scalar_lines(frontmatter_text).items()},
-            recovered=bool(recovered), findings=findings,
+            recovered=bool(recovered),
+            findings=findings,
         )
 
     for key, line in loaded.duplicate_keys:
@@ -157,7 +163,7 @@ def _yaml_fix(problem: str, line: str) -> str:
     value = match.group(2) if match else ""
     if len(value) > 70:
         value = value[:67] + "…"
-    if value.startswith(("[", "{")) and not value.endswith(("]", "}")) or re.match(r"^\[.*\]\s+\S", value):
+    if (value.startswith(("[", "{")) and not value.endswith(("]", "}"))) or re.match(r"^\[.*\]\s+\S", value):
         return f"quote the value: {key}: \"{value}\" (a value starting with '[' or '{{' is read as a list or map)"
     if "mapping values are not allowed" in problem or ": " in value:
         escaped = value.replace('"', '\\"')

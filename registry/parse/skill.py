@@ -37,7 +37,7 @@ def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dial
         return skill
 
     frontmatter = document.frontmatter
-    folder_name = location.folder.name if location.rel_folder != "." else location.folder.name
+    folder_name = location.folder.name
     context = ParseContext(path, limits, frozenset(f.path for f in location.files), folder_name)
     for dialect in dialects:
         if dialect.detect(frontmatter, document.body):
@@ -80,8 +80,8 @@ def _check_references(skill: Skill, context: ParseContext) -> None:
     directories = {part for f in files for part in _parents(f)}
     seen: set[str] = set()
     for target, line in referenced_paths(skill.document.body):
-        if _SCHEME.match(target) or target.startswith(("#", "/", "{", "$", "~")) and not target.startswith(
-            "${CLAUDE_SKILL_DIR}/"
+        if _SCHEME.match(target) or (
+            target.startswith(("#", "/", "{", "$", "~")) and not target.startswith("${CLAUDE_SKILL_DIR}/")
         ):
             continue
         clean = unquote(target.split("#", 1)[0].split("?", 1)[0])

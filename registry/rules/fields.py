@@ -1,21 +1,27 @@
 """Rules over the skill as a whole: unknown fields and files the body points at."""
 
-from registry.rules.base import W, Rule
+from registry.rules.base import Rule, W
 
 UNKNOWN_FIELD = Rule(
-    "F001", W, "unknown field",
+    "F001",
+    W,
+    "unknown field",
     "unknown frontmatter field(s) {fields}: not in the standard nor in any dialect the registry knows",
     "Check the spelling; registry data belongs under `metadata:` as string values.",
     "descripton: typo for description",
 )
 MISSING_REFERENCE = Rule(
-    "F002", W, "referenced file missing",
+    "F002",
+    W,
+    "referenced file missing",
     "the body refers to '{target}', which is not in the skill folder",
     "Add the file at {target} or fix the link; paths are relative to the skill folder.",
     "See [the reference](references/api.md) when references/api.md does not exist.",
 )
 DUPLICATE_NAME = Rule(
-    "F003", W, "name used more than once",
+    "F003",
+    W,
+    "name used more than once",
     "the name '{name}' is also used by {others}",
     "Pick a distinct name unless these are deliberately the same skill; discovery indexes carry only one.",
     "Two publishers both shipping `skill-creator`.",

@@ -1,0 +1,231 @@
+"""The build, in one readable function: crawl, parse, validate, gather, emit, swap in atomically.
+
+Everything is gathered before anything is written, so cross-page outputs (listings, indexes,
+the sitemap) are consistent, and nothing is written outside the staging folder until the
+whole site is complete.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from registry import crawl as crawl_stage
+from registry import history, validate
+from registry.config import BuildOptions
+from registry.emit import html, index_json, raw, sitemap, well_known
+from registry.emit.urls import SiteUrls
+from registry.emit.writer import SiteWriter, dump_json
+from registry.model import Finding, LeftOut, Severity, Skill
+from registry.output import staged_output
+from registry.parse.skill import parse_skill
+
+
+class SourceChanged(RuntimeError):
+    pass
+
+
+@dataclass
+class BuildResult:
+    source: Path
+    out: Path
+    published: list[Skill]
+    left_out: list[LeftOut]
+    findings: list[Finding]  # every finding, crawl-level and per skill, sorted
+    repository: history.RepositoryInfo
+    discovery: dict[str, str]  # skill id -> discovery name
+    written: bool
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for f in self.findings if f.severity is Severity.ERROR)
+
+    def counts(self) -> dict[str, int]:
+        by_severity = Counter(f.severity.value for f in self.findings)
+        return {
+            "skills_found": len(self.published) + len(self.left_out),
+            "published": len(self.published),
+            "left_out": len(self.left_out),
+            "errors": by_severity.get("error", 0),
+            "warnings": by_severity.get("warning", 0),
+            "info": by_severity.get("info", 0),
+        }
+
+    def report(self) -> dict:
+        return {
+            "source": str(self.source),
+            "out": str(self.out),
+            "written": self.written,
+            "generated_from": self.repository.commit,
+            "git": {
+                "is_git": self.repository.is_git,
+                "shallow": self.repository.shallow,
+                "dirty": self.repository.dirty,
+            },
+            "counts": self.counts(),
+            "timings_seconds": {k: round(v, 4) for k, v in self.timings.items()},
+            "published": [s.id for s in self.published],
+            "left_out": [item.to_json() for item in self.left_out],
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    return None
+
+
+def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResult:
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[stage] = timings.get(stage, 0.0) + now - clock
+        clock = now
+
+    found = crawl_stage.crawl(options.source, options.limits)
+    lap("crawl")
+
+    skills: list[Skill] = []
+    for index, location in enumerate(found.locations):
+        skills.append(parse_skill(location, options.limits))
+        progress("parse", index + 1, len(found.locations))
+    lap("parse")
+
+    validate.check_registry(skills)
+    lap("validate")
+
+    repository = history.read_repository(found.source, [s.location.rel_folder for s in skills])
+    lap("history")
+
+    published = [s for s in skills if s.publishable]
+    left_out = [
+        LeftOut(s.id, s.location.skill_md_path, sorted(s.errors or _unpublishable(s), key=lambda f: f.sort_key()))
+        for s in skills
+        if not s.publishable
+    ]
+    first_published = {
+        s.id: h.first_published for s in published if (h := repository.histories.get(s.location.rel_folder))
+    }
+    chosen = well_known.select_discoverable(published, first_published)
+    discovery = {skill.id: name for name, skill in chosen.items()}
+    lap("gather")
+
+    has_errors = any(s.errors for s in skills) or any(f.severity is Severity.ERROR for f in found.findings)
+    strict_failure = options.strict and has_errors
+    written = False
+    if not strict_failure:
+        with staged_output(options.out) as stage:
+            _emit(stage, options, published, repository, discovery, progress, lap)
+        written = True
+
+    all_findings = list(found.findings) + [f for s in skills for f in s.findings]
+    all_findings.sort(key=lambda f: (f.path, f.line or 0, f.column or 0, f.code, f.message))
+    result = BuildResult(
+        found.source, options.out, published, left_out, all_findings, repository, discovery, written, timings
+    )
+    if options.report is not None:
+        options.report.parent.mkdir(parents=True, exist_ok=True)
+        options.report.write_bytes(dump_json(result.report(), pretty=True))
+    return result
+
+
+def _unpublishable(skill: Skill) -> list[Finding]:
+    return [f for f in skill.findings if f.code in ("S001", "S002", "S003", "S010")]
+
+
+def _emit(stage: Path, options: BuildOptions, published: list[Skill], repository, discovery, progress, lap) -> None:
+    writer = SiteWriter(stage)
+    urls = SiteUrls(options.site_url)
+    publishers = {s.publisher for s in published}
+    site = html.SiteInfo(
+        title=options.title,
+        url=options.site_url,
+        skill_count=len(published),
+        publisher_count=len(publishers),
+        commit=repository.commit,
+        shallow=repository.shallow,
+    )
+    emitter = html.HtmlEmitter(writer, options.templates, urls, site)
+    cards = {s.id: html.make_card(s, repository) for s in published}
+    discovery_entries = []
+    sitemap_pages: list[tuple[str, str | None]] = []
+
+    for index, skill in enumerate(published):
+        contents = _load_contents(skill, options)
+        raw.emit_skill(writer, skill, contents)
+        name = discovery.get(skill.id)
+        archive = False
+        if name is not None:
+            executables = frozenset(f.path for f in skill.location.files if _is_executable(f.source))
+            entry = well_known.emit_skill(writer, skill, contents, executables)
+            skill.findings.extend(entry.findings)
+            discovery_entries.append(entry)
+            archive = entry.v2["type"] == "archive"
+        card = cards[skill.id]
+        history_entry = repository.histories.get(skill.location.rel_folder)
+        emitter.skill_page(skill, card, name, history_entry, archive)
+        sitemap_pages.append((SiteUrls.skill_page(skill.id), card.last_updated))
+        progress("render", index + 1, len(published))
+    lap("render")
+
+    card_list = [cards[s.id] for s in published]
+    listings = html.build_listings(published, cards)
+    emitter.home(card_list, listings)
+    emitter.browse(card_list, listings)
+    for kind_listings in listings.values():
+        for listing in kind_listings:
+            emitter.listing(listing)
+            sitemap_pages.append((listing.path.removesuffix("index.html"), None))
+    emitter.not_found()
+    sitemap_pages += [("", None), ("browse/", None)]
+
+    index = index_json.build_index(published, urls, repository, discovery, options.title)
+    writer.write_json("index.json", index)
+    well_known.emit_indexes(writer, discovery_entries)
+    sitemap.emit(writer, urls, sitemap_pages)
+    _copy_assets(writer, options)
+    lap("emit")
+
+
+def _load_contents(skill: Skill, options: BuildOptions) -> dict[str, bytes]:
+    contents: dict[str, bytes] = {}
+    for skill_file in skill.location.files:
+        limit = options.limits.skill_md_bytes if skill_file.path == "SKILL.md" else options.limits.file_bytes
+        data = crawl_stage.read_bytes(skill_file, limit)
+        if well_known.sha256(data) != skill_file.digest:
+            raise SourceChanged(f"{skill.location.rel_folder}/{skill_file.path} changed while the build was running")
+        contents[skill_file.path] = data
+    return contents
+
+
+def _is_executable(path: Path) -> bool:
+    try:
+        return bool(path.stat().st_mode & 0o111)
+    except OSError:
+        return False
+
+
+def _copy_assets(writer: SiteWriter, options: BuildOptions) -> None:
+    for asset in sorted(options.static.iterdir()):
+        if asset.is_file() and not asset.is_symlink():
+            data = asset.read_bytes()
+            if asset.name == "style.css":
+                data += b"\n" + html.pygments_css().encode("utf-8")
+            writer.write_bytes(f"static/{asset.name}", data)
+    schema = options.schema / "index.schema.json"
+    writer.write_bytes("schema/index.schema.json", schema.read_bytes())
+
+
+def clean(out: Path) -> None:
+    if out.exists():
+        shutil.rmtree(out)

@@ -1,0 +1,129 @@
+"""The `skill-registry` command: thin wrappers that parse options, call a stage, print."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from registry import __version__
+from registry.config import DEFAULT_OUT, DEFAULT_SOURCE, BuildOptions
+from registry.model import Finding, Severity
+from registry.output import BuildLocked
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="skill-registry")
+def main() -> None:
+    """Build and check a static registry of agent skills."""
+
+
+@main.command()
+@click.option(
+    "--source",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=DEFAULT_SOURCE,
+    show_default="skills-index/",
+    help="Folder (or git checkout) holding the skills.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_OUT,
+    show_default=True,
+    help="Where the site is written (swapped in atomically when complete).",
+)
+@click.option(
+    "--base-url",
+    default="http://localhost:8000/",
+    show_default=True,
+    help="Absolute URL the site is served from (used in index.json, sitemap.xml, install commands).",
+)
+@click.option("--strict", is_flag=True, help="Any error fails the build (exit 1) and the site is not replaced.")
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Write every finding as JSON here.")
+@click.option("--title", default="Skill Registry", show_default=True, help="Site title.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
+def build(source: Path, out: Path, base_url: str, strict: bool, report: Path | None, title: str, quiet: bool) -> None:
+    """Build the site, index.json and .well-known layouts from a tree of skills."""
+    from registry.summary import print_build_summary, progress_reporter
+
+    options = BuildOptions(source=source, out=out, base_url=base_url, strict=strict, report=report, title=title)
+    with progress_reporter(enabled=not quiet) as progress:
+        try:
+            from registry.build import build as run_build
+
+            result = run_build(options, progress)
+        except BuildLocked as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(1)
+    print_build_summary(result, quiet=quiet)
+    if strict and result.error_count:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json", "github"]), default="text", show_default=True
+)
+@click.option("--strict", is_flag=True, help="Warnings also fail (exit 1).")
+def validate(paths: tuple[Path, ...], output_format: str, strict: bool) -> None:
+    """Check skills: a skill folder, a SKILL.md, or a tree of skills.
+
+    Exit status: 0 without errors, 1 with errors (or warnings with --strict), 2 for usage errors.
+    """
+    from registry import report
+    from registry.checker import check_paths
+
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        click.echo(f"error: no such file or directory: {missing[0]}", err=True)
+        sys.exit(2)
+    checked = check_paths(list(paths))
+    findings: list[Finding] = checked.findings
+    if output_format == "json":
+        click.echo(report.json_document(checked.skill_summaries, findings))
+    else:
+        for finding in findings:
+            click.echo(report.github_line(finding) if output_format == "github" else report.text_line(finding))
+        summary = report.summary_line(len(checked.skill_summaries), findings)
+        click.echo(summary if output_format == "text" else f"::notice title=skill-registry::{summary}")
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    if not checked.skill_summaries and not findings:
+        click.echo("error: no SKILL.md found under the given paths", err=True)
+        sys.exit(2)
+    sys.exit(1 if any(f.severity in failing for f in findings) else 0)
+
+
+@main.command()
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option(
+    "--source",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=DEFAULT_SOURCE,
+    show_default="skills-index/",
+)
+@click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
+@click.option("--no-build", is_flag=True, help="Serve the existing --out folder as it is.")
+@click.option("--bind", default="127.0.0.1", show_default=True)
+def serve(port: int, source: Path, out: Path, no_build: bool, bind: str) -> None:
+    """Build the site, then serve it locally with the content types a static host would use."""
+    from registry.serve import serve_site
+    from registry.summary import print_build_summary
+
+    base_url = f"http://{'localhost' if bind in ('127.0.0.1', '0.0.0.0') else bind}:{port}/"
+    if not no_build:
+        from registry.build import build as run_build
+
+        options = BuildOptions(source=source, out=out, base_url=base_url)
+        print_build_summary(run_build(options), quiet=False)
+    if not out.is_dir():
+        click.echo(f"error: {out} does not exist; run `skill-registry build` first", err=True)
+        sys.exit(2)
+    click.echo(f"Serving {out} at {base_url} (Ctrl+C to stop)")
+    serve_site(out, bind, port)
+
+
+if __name__ == "__main__":
+    main()

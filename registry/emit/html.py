@@ -1,0 +1,275 @@
+"""The website: home, browse, one page per skill, listing pages, 404.
+
+Templates get plain view objects built here; every string from a skill reaches them unescaped
+and Jinja's autoescape escapes it. The only markup passed through is the body, already
+rendered and sanitised by emit/markdown.py.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+from pygments.formatters import HtmlFormatter
+
+from registry.crawl import slug
+from registry.emit import markdown
+from registry.emit.urls import SiteUrls
+from registry.emit.writer import SiteWriter
+from registry.history import RepositoryInfo
+from registry.model import Severity, Skill
+
+NEWEST_ON_HOME = 8
+
+
+@dataclass(frozen=True)
+class Card:
+    """What a listing shows of a skill."""
+
+    id: str
+    name: str
+    description: str
+    publisher: str
+    version: str | None
+    license: str | None
+    category: str | None
+    tags: tuple[str, ...]
+    dialects: tuple[str, ...]
+    url: str  # relative to the site root
+    first_published: str | None
+    last_updated: str | None
+    warnings: int
+
+
+@dataclass(frozen=True)
+class FileView:
+    path: str
+    size: int
+    size_text: str
+    digest: str
+    url: str
+
+
+@dataclass(frozen=True)
+class InstallView:
+    site_url: str
+    discovery_name: str | None
+    archive: bool
+    archive_url: str
+    skill_md_url: str
+
+
+@dataclass(frozen=True)
+class SiteInfo:
+    title: str
+    url: str
+    skill_count: int
+    publisher_count: int
+    commit: str | None
+    shallow: bool
+
+
+@dataclass
+class Listing:
+    """A page that lists skills: a category, a publisher, a tag."""
+
+    kind: str  # "category", "publisher", "tag"
+    key: str
+    cards: list[Card] = field(default_factory=list)
+
+    @property
+    def path(self) -> str:
+        return f"{self.kind}s/{self.key}/index.html"
+
+
+def size_text(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def short_date(value: str | None) -> str:
+    return value[:10] if value else ""
+
+
+def safe_url(value: str | None) -> str:
+    """Only absolute http(s) URLs from skill content become links; anything else links nowhere."""
+    if not value:
+        return "#"
+    parts = urlsplit(value.strip())
+    return value.strip() if parts.scheme in ("http", "https") and parts.netloc else "#"
+
+
+def make_environment(templates: Path) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(templates)),
+        autoescape=select_autoescape(["html", "xml"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["short_date"] = short_date
+    env.filters["filesize"] = size_text
+    env.filters["safe_url"] = safe_url
+    return env
+
+
+def make_card(skill: Skill, repository: RepositoryInfo) -> Card:
+    history = repository.histories.get(skill.location.rel_folder)
+    return Card(
+        id=skill.id,
+        name=skill.display_name,
+        description=skill.description or "",
+        publisher=skill.publisher,
+        version=skill.version,
+        license=skill.license,
+        category=skill.category,
+        tags=tuple(skill.tags),
+        dialects=tuple(skill.dialects),
+        url=SiteUrls.skill_page(skill.id),
+        first_published=history.first_published if history else None,
+        last_updated=history.last_updated if history else None,
+        warnings=sum(1 for f in skill.findings if f.severity is Severity.WARNING),
+    )
+
+
+def pygments_css() -> str:
+    light = HtmlFormatter(style="default").get_style_defs(".prose pre")
+    dark = HtmlFormatter(style="monokai").get_style_defs(":root[data-theme='dark'] .prose pre")
+    dark_auto = HtmlFormatter(style="monokai").get_style_defs(":root:not([data-theme='light']) .prose pre")
+    return (
+        "/* Generated from Pygments styles at build time. */\n"
+        f"{light}\n{dark}\n@media (prefers-color-scheme: dark) {{\n{dark_auto}\n}}\n"
+    )
+
+
+class HtmlEmitter:
+    def __init__(self, writer: SiteWriter, templates: Path, urls: SiteUrls, site: SiteInfo):
+        self.writer = writer
+        self.env = make_environment(templates)
+        self.urls = urls
+        self.site = site
+        self.md = markdown.make_renderer()
+
+    def _render(self, template: str, page_file: str, root: str | None = None, **context) -> None:
+        html = self.env.get_template(template).render(
+            site=self.site,
+            root=SiteUrls.root_from(page_file) if root is None else root,
+            canonical=self.urls.absolute(page_file.removesuffix("index.html")),
+            **context,
+        )
+        self.writer.write_text(page_file, html)
+
+    def skill_page(self, skill: Skill, card: Card, discovery_name: str | None, history, archive: bool) -> None:
+        page_file = SiteUrls.skill_page_file(skill.id)
+        root = SiteUrls.root_from(page_file)
+        raw_base = root + f"raw/{skill.id}/"
+        links = markdown.LinkContext(raw_base, frozenset(f.path for f in skill.location.files))
+        body_html = Markup(markdown.render(self.md, skill.document.body, links))
+        files = [
+            FileView(f.path, f.size, size_text(f.size), f.digest, root + SiteUrls.raw_file(skill.id, f.path))
+            for f in skill.location.files
+        ]
+        install = InstallView(
+            site_url=self.site.url,
+            discovery_name=discovery_name,
+            archive=archive,
+            archive_url=self.urls.absolute(f".well-known/agent-skills/{discovery_name}.tar.gz"),
+            skill_md_url=self.urls.absolute(SiteUrls.raw_file(skill.id, "SKILL.md")),
+        )
+        findings = sorted(skill.findings, key=lambda f: (f.severity.rank, f.sort_key()))
+        self._render(
+            "skill.html",
+            page_file,
+            skill=skill,
+            card=card,
+            body_html=body_html,
+            files=files,
+            install=install,
+            history=history,
+            findings=findings,
+            raw_url=root + SiteUrls.raw_file(skill.id, "SKILL.md"),
+            page_title=card.name,
+            page_description=card.description,
+        )
+
+    def home(self, cards: list[Card], listings: dict[str, list[Listing]]) -> None:
+        newest = sorted((c for c in cards if c.first_published), key=lambda c: (c.first_published, c.id), reverse=True)
+        updated = sorted(
+            (c for c in cards if c.last_updated and c.last_updated != c.first_published),
+            key=lambda c: (c.last_updated, c.id),
+            reverse=True,
+        )
+        dialects = Counter(d for c in cards for d in c.dialects)
+        self._render(
+            "home.html",
+            "index.html",
+            newest=newest[:NEWEST_ON_HOME],
+            updated=updated[:NEWEST_ON_HOME],
+            featured=[] if newest else cards[:NEWEST_ON_HOME],
+            categories=listings["category"],
+            publishers=listings["publisher"],
+            dialects=sorted(dialects.items(), key=lambda item: (-item[1], item[0])),
+            page_title=self.site.title,
+            page_description=f"{self.site.skill_count} agent skills, validated and ready to install.",
+        )
+
+    def browse(self, cards: list[Card], listings: dict[str, list[Listing]]) -> None:
+        self._render(
+            "browse.html",
+            "browse/index.html",
+            cards=cards,
+            categories=listings["category"],
+            publishers=listings["publisher"],
+            page_title="Browse all skills",
+            page_description=f"All {len(cards)} skills in {self.site.title}.",
+        )
+
+    def listing(self, listing: Listing) -> None:
+        titles = {"category": "Category", "publisher": "Publisher", "tag": "Tag"}
+        self._render(
+            "listing.html",
+            listing.path,
+            listing=listing,
+            cards=listing.cards,
+            page_title=f"{titles[listing.kind]}: {listing.key}",
+            page_description=f"{len(listing.cards)} skills",
+        )
+
+    def not_found(self) -> None:
+        base_path = urlsplit(self.urls.base_url).path or "/"
+        self._render(
+            "404.html",
+            "404.html",
+            root=base_path,
+            page_title="Page not found",
+            page_description="",
+        )
+
+
+def build_listings(skills: list[Skill], cards: dict[str, Card]) -> dict[str, list[Listing]]:
+    by_kind: dict[str, dict[str, Listing]] = {"category": {}, "publisher": {}, "tag": {}}
+    for skill in skills:
+        card = cards[skill.id]
+        keys = {
+            "category": [skill.category] if skill.category else [],
+            "publisher": [skill.publisher],
+            "tag": list(dict.fromkeys(skill.tags)),
+        }
+        for kind, values in keys.items():
+            for value in values:
+                slug = listing_slug(value)
+                if slug:
+                    by_kind[kind].setdefault(slug, Listing(kind, slug)).cards.append(card)
+    return {kind: [listings[key] for key in sorted(listings)] for kind, listings in by_kind.items()}
+
+
+def listing_slug(value: str) -> str:
+    return slug(value) if value else ""

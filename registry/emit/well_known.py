@@ -1,0 +1,200 @@
+"""The two discovery layouts, so that every version of the `skills` CLI can install from us.
+
+- `/.well-known/agent-skills/index.json` (discovery v0.2.0): one artifact per skill, a
+  `skill-md` for a SKILL.md-only skill, a deterministic `.tar.gz` archive otherwise, each with
+  the sha256 of the exact bytes served. URLs are relative to the index, so the site works under
+  any base path.
+- `/.well-known/skills/index.json` (v0.1, read by CLIs before 1.4.6): `files[]` with SKILL.md
+  first and every listed file copied under `/.well-known/skills/<name>/`. Older clients reject
+  the whole index for one bad path, so a path that breaks any v0.1 rule is left out of the
+  listing (and reported) rather than risked.
+
+Entries are sorted by name. Which skill carries a name shared by several is decided by
+`select_discoverable` (documented in README "Discovery").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import semver
+
+from registry.emit.archive import build_tar_gz, ustar_fits
+from registry.emit.writer import SiteWriter
+from registry.model import Finding, Skill
+from registry.rules.base import I, Rule, W
+
+SCHEMA_V2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+V2_DIR = ".well-known/agent-skills"
+V1_DIR = ".well-known/skills"
+DISCOVERY_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_V1_PATH_CHARS = re.compile(r"^[\x20-\x7e]+$")
+_V1_FORBIDDEN = re.compile(r"[\\?#\[\]]")
+
+NOT_DISCOVERABLE = Rule(
+    "D001",
+    W,
+    "left out of discovery indexes",
+    "not in the .well-known indexes: {reason}",
+    "{fix}",
+    "A skill named 'My Skill' (spaces are not allowed in discovery names).",
+)
+NAME_TAKEN = Rule(
+    "D002",
+    W,
+    "discovery name taken",
+    "the .well-known indexes carry '{name}' from {winner}; this skill is listed on the site only",
+    "Rename the skill if it is a different skill, or remove the copy.",
+    "Two publishers shipping 'skill-creator'.",
+)
+PATH_NOT_V1_SAFE = Rule(
+    "D003",
+    I,
+    "file left out of legacy index",
+    "'{path}' is left out of /.well-known/skills (v0.1 clients reject the whole index for such a path)",
+    "Rename the file using printable ASCII without '..', '\\\\', '?', '#', '[' or ']'.",
+    "references/a..b.md",
+)
+PATH_NOT_IN_ARCHIVE = Rule(
+    "D004",
+    W,
+    "file left out of archive",
+    "'{path}' is too long for a portable tar header and is left out of the archive",
+    "Shorten the path to under 100 bytes per file name and 255 in all.",
+    "A 300-character nested path.",
+)
+
+RULES = (NOT_DISCOVERABLE, NAME_TAKEN, PATH_NOT_V1_SAFE, PATH_NOT_IN_ARCHIVE)
+
+
+def sha256(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def discovery_problem(skill: Skill) -> tuple[str, str] | None:
+    """Why a published skill cannot go into the discovery indexes, with a fix; None when it can."""
+    name = skill.name or ""
+    if not DISCOVERY_NAME.match(name) or len(name) > 64:
+        return (
+            f"the name '{name}' does not match ^[a-z0-9]+(-[a-z0-9]+)*$ (64 characters at most)",
+            "Use a lowercase ASCII name with single hyphens.",
+        )
+    description = skill.description or ""
+    if not description or len(description) > 1024:
+        return ("the description is empty or longer than 1024 characters", "Shorten the description.")
+    return None
+
+
+def select_discoverable(skills: Iterable[Skill], first_published: Mapping[str, str]) -> dict[str, Skill]:
+    """One skill per discovery name, by a fixed order of preference:
+
+    1. the skill whose folder is named like the skill (it installs where it says it does);
+    2. the one published first according to git (the original rather than a later copy);
+    3. the smallest page id, so the choice never depends on crawl order.
+
+    Skills left out get a finding that says why.
+    """
+    by_name: dict[str, list[Skill]] = {}
+    for skill in skills:
+        problem = discovery_problem(skill)
+        if problem is not None:
+            skill.findings.append(
+                NOT_DISCOVERABLE.at(skill.location.skill_md_path, None, None, reason=problem[0], fix=problem[1])
+            )
+            continue
+        by_name.setdefault(skill.name or "", []).append(skill)
+    chosen: dict[str, Skill] = {}
+    for name, candidates in sorted(by_name.items()):
+        ranked = sorted(
+            candidates,
+            key=lambda s: (
+                s.location.folder.name != name,
+                first_published.get(s.id) is None,
+                first_published.get(s.id) or "",
+                s.id,
+            ),
+        )
+        winner = ranked[0]
+        chosen[name] = winner
+        for other in ranked[1:]:
+            other.findings.append(NAME_TAKEN.at(other.location.skill_md_path, None, None, name=name, winner=winner.id))
+    return chosen
+
+
+def v1_path_ok(path: str) -> bool:
+    return (
+        bool(_V1_PATH_CHARS.match(path))
+        and not _V1_FORBIDDEN.search(path)
+        and ".." not in path
+        and not path.startswith("/")
+    )
+
+
+@dataclass(frozen=True)
+class DiscoveryEntries:
+    v2: dict
+    v1: dict
+    findings: tuple[Finding, ...]
+
+
+def emit_skill(
+    writer: SiteWriter, skill: Skill, contents: Mapping[str, bytes], executables: frozenset[str]
+) -> DiscoveryEntries:
+    """Write one skill's discovery artifacts; return its entries for both indexes."""
+    name = skill.name or ""
+    description = skill.description or ""
+    folder = skill.location.rel_folder
+    findings: list[Finding] = []
+    paths = [f.path for f in skill.location.files if f.path in contents]
+
+    skill_md = contents["SKILL.md"]
+    if paths == ["SKILL.md"]:
+        writer.write_bytes(f"{V2_DIR}/{name}/SKILL.md", skill_md)
+        v2 = {
+            "name": name,
+            "type": "skill-md",
+            "description": description,
+            "url": f"{name}/SKILL.md",
+            "digest": sha256(skill_md),
+        }
+    else:
+        members = []
+        for path in paths:
+            if not ustar_fits(path):
+                findings.append(PATH_NOT_IN_ARCHIVE.at(_shown(folder, path), None, None, path=path))
+                continue
+            members.append((path, contents[path], path in executables))
+        archive = build_tar_gz(members)
+        writer.write_bytes(f"{V2_DIR}/{name}.tar.gz", archive)
+        v2 = {
+            "name": name,
+            "type": "archive",
+            "description": description,
+            "url": f"{name}.tar.gz",
+            "digest": sha256(archive),
+        }
+    if skill.version and semver.Version.is_valid(skill.version):
+        v2["version"] = skill.version
+
+    listed = []
+    for path in paths:
+        if not v1_path_ok(path):
+            findings.append(PATH_NOT_V1_SAFE.at(_shown(folder, path), None, None, path=path))
+            continue
+        writer.write_bytes(f"{V1_DIR}/{name}/{path}", contents[path])
+        listed.append(path)
+    v1 = {"name": name, "description": description, "files": listed}
+    return DiscoveryEntries(v2, v1, tuple(findings))
+
+
+def emit_indexes(writer: SiteWriter, entries: Iterable[DiscoveryEntries]) -> None:
+    ordered = sorted(entries, key=lambda e: e.v2["name"])
+    writer.write_json(f"{V2_DIR}/index.json", {"$schema": SCHEMA_V2, "skills": [e.v2 for e in ordered]}, pretty=True)
+    writer.write_json(f"{V1_DIR}/index.json", {"skills": [e.v1 for e in ordered]}, pretty=True)
+
+
+def _shown(folder: str, path: str) -> str:
+    return path if folder == "." else f"{folder}/{path}"

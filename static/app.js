@@ -1,0 +1,77 @@
+// Progressive enhancement only: every page works without this file.
+// Copy buttons, a theme switch and a filter box on the browse page. No inline script anywhere
+// (the Content-Security-Policy forbids it), no network requests.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var THEME_KEY = "skill-registry-theme";
+  try {
+    var saved = window.localStorage.getItem(THEME_KEY);
+    if (saved === "light" || saved === "dark") root.setAttribute("data-theme", saved);
+  } catch (e) { /* storage may be disabled */ }
+
+  function ready(fn) {
+    if (document.readyState !== "loading") fn(); else document.addEventListener("DOMContentLoaded", fn);
+  }
+
+  ready(function () {
+    var toggle = document.querySelector("[data-theme-toggle]");
+    if (toggle) {
+      var current = function () {
+        var explicit = root.getAttribute("data-theme");
+        if (explicit) return explicit;
+        return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+      };
+      var label = function () {
+        var next = current() === "dark" ? "light" : "dark";
+        toggle.textContent = next === "dark" ? "Dark theme" : "Light theme";
+        toggle.setAttribute("aria-label", "Switch to the " + next + " theme");
+      };
+      toggle.hidden = false;
+      label();
+      toggle.addEventListener("click", function () {
+        var next = current() === "dark" ? "light" : "dark";
+        root.setAttribute("data-theme", next);
+        try { window.localStorage.setItem(THEME_KEY, next); } catch (e) { /* ignore */ }
+        label();
+      });
+    }
+
+    Array.prototype.forEach.call(document.querySelectorAll("button[data-copy]"), function (button) {
+      var source = document.getElementById(button.getAttribute("data-copy"));
+      if (!source || !navigator.clipboard) return;
+      button.hidden = false;
+      button.setAttribute("aria-label", "Copy command");
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(source.textContent).then(function () {
+          button.textContent = "Copied";
+          window.setTimeout(function () { button.textContent = "Copy"; }, 1500);
+        }, function () { button.textContent = "Copy failed"; });
+      });
+    });
+
+    var form = document.querySelector("[data-filter]");
+    var list = document.querySelector("[data-filter-list]");
+    if (form && list) {
+      var input = form.querySelector("input");
+      var status = form.querySelector("[data-filter-status]");
+      var items = Array.prototype.slice.call(list.children);
+      var texts = items.map(function (item) { return item.textContent.toLowerCase(); });
+      form.hidden = false;
+      var apply = function () {
+        var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+        var shown = 0;
+        items.forEach(function (item, index) {
+          var match = words.every(function (word) { return texts[index].indexOf(word) !== -1; });
+          item.hidden = !match;
+          if (match) shown += 1;
+        });
+        status.textContent = words.length ? shown + " of " + items.length + " skills match" : "";
+      };
+      var params = new URLSearchParams(window.location.search);
+      if (params.get("q")) { input.value = params.get("q"); apply(); }
+      input.addEventListener("input", apply);
+      form.addEventListener("submit", function (event) { event.preventDefault(); });
+    }
+  });
+})();
