@@ -97,6 +97,14 @@ def validate(paths: tuple[Path, ...], output_format: str, strict: bool) -> None:
 
 
 @main.command()
+def rules() -> None:
+    """Print every rule with its code, severity, example and fix (Markdown)."""
+    from registry.rules.catalog import markdown_table
+
+    click.echo(markdown_table(), nl=False)
+
+
+@main.command()
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option(
     "--source",

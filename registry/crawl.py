@@ -12,6 +12,7 @@ import hashlib
 import os
 import re
 import stat
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,13 +75,19 @@ def _walk(
     skill_md = _pick_skill_md(entries)
     if skill_md is not None:
         entry = next(e for e in entries if e.name == skill_md)
+        path = _rel(rel, skill_md)
         kind = _kind(entry)
-        if kind != "file":
-            path = _rel(rel, skill_md)
-            findings.append(rules.SKILL_MD_NOT_FILE.at(path, name=path, kind=kind))
-        else:
+        if kind == "symlink":
+            kind = _symlinked_skill_md(entry, directory)
+            if kind in ("outside", "broken"):
+                rule = rules.SYMLINK_ESCAPES if kind == "outside" else rules.SYMLINK_BROKEN
+                findings.append(rule.at(path, name=path))
+                kind = "skip"
+        if kind == "file":
             owner = _Pending(directory, rel or ".", skill_md)
             pending.append(owner)
+        elif kind != "skip":
+            findings.append(rules.SKILL_MD_NOT_FILE.at(path, name=path, kind=kind))
 
     for entry in entries:
         name = entry.name
@@ -132,6 +139,17 @@ def _kind(entry: os.DirEntry) -> str:
     if stat.S_ISLNK(mode):
         return "symlink"
     return "device file"
+
+
+def _symlinked_skill_md(entry: os.DirEntry, directory: Path) -> str:
+    """'file' when the link resolves to a regular file inside its own folder, else why not."""
+    try:
+        target = Path(entry.path).resolve(strict=True)
+    except (OSError, RuntimeError):
+        return "broken"
+    if not target.is_relative_to(directory.resolve()):
+        return "outside"
+    return "file" if target.is_file() else "link to a non-file"
 
 
 def _add_symlink(entry: os.DirEntry, path: str, owner: _Pending, directory: Path) -> None:
@@ -265,10 +283,12 @@ _SLUG_DROP = re.compile(r"[^a-z0-9_.-]+")
 
 
 def slug(segment: str) -> str:
-    text = segment.encode("utf-8", "surrogateescape").decode("utf-8", "replace").lower()
+    """An ASCII, URL-safe form of one path segment; stable for a given input."""
+    raw = segment.encode("utf-8", "surrogateescape")
+    text = unicodedata.normalize("NFKD", raw.decode("utf-8", "replace")).encode("ascii", "ignore").decode().lower()
     text = _SLUG_DROP.sub("-", text)
     text = re.sub(r"-{2,}", "-", text).strip(".-")
-    return text or "skill"
+    return text or "x-" + hashlib.sha256(raw).hexdigest()[:10]
 
 
 def _make_id(rel_folder: str, root: Path) -> str:

@@ -1,13 +1,21 @@
-"""A local static server that answers like the production host: same content types, CORS on the
-machine-readable files, a real 404 page, and a listen backlog large enough for the `skills` CLI,
-which fetches every skill at once."""
+"""A local static server that answers like the production host.
+
+Headers come from the repository's netlify.toml (one source for production and local runs),
+so local previews and browser tests see the same Content-Security-Policy, content types and
+CORS as the deployed site. The listen backlog is large because the `skills` CLI fetches every
+skill at once.
+"""
 
 from __future__ import annotations
 
 import functools
 import http.server
+import re
+import tomllib
 from pathlib import Path
 from typing import ClassVar
+
+from registry.config import PROJECT_ROOT
 
 CONTENT_TYPES = {
     ".md": "text/markdown; charset=utf-8",
@@ -24,18 +32,49 @@ CONTENT_TYPES = {
 }
 
 
+def load_header_rules(netlify_toml: Path = PROJECT_ROOT / "netlify.toml") -> list[tuple[re.Pattern, dict[str, str]]]:
+    """netlify.toml [[headers]] as (path pattern, headers); `*` matches any run of characters."""
+    if not netlify_toml.is_file():
+        return []
+    config = tomllib.loads(netlify_toml.read_text(encoding="utf-8"))
+    rules = []
+    for block in config.get("headers", []):
+        pattern = "^" + ".*".join(re.escape(part) for part in block["for"].split("*")) + "$"
+        rules.append((re.compile(pattern), {k: str(v) for k, v in block.get("values", {}).items()}))
+    return rules
+
+
+def headers_for(path: str, rules: list[tuple[re.Pattern, dict[str, str]]]) -> dict[str, str]:
+    """Later, more specific rules override earlier ones, header by header."""
+    merged: dict[str, str] = {}
+    for pattern, values in rules:
+        if pattern.match(path):
+            merged.update(values)
+    return merged
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         **CONTENT_TYPES,
-        "": "text/plain",
+        "": "application/octet-stream",
     }
 
+    def __init__(self, *args, header_rules=(), **kwargs):
+        self.header_rules = list(header_rules)
+        super().__init__(*args, **kwargs)
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword.lower() == "content-type":
+            override = headers_for(self.path.split("?", 1)[0], self.header_rules).get("Content-Type")
+            if override:
+                value = override
+        super().send_header(keyword, value)
+
     def end_headers(self) -> None:
-        path = self.path.split("?", 1)[0]
-        if path.endswith(".json") or "/.well-known/" in path or path.startswith("/raw/"):
-            self.send_header("Access-Control-Allow-Origin", "*")
-        self.send_header("X-Content-Type-Options", "nosniff")
+        for keyword, value in headers_for(self.path.split("?", 1)[0], self.header_rules).items():
+            if keyword.lower() != "content-type":
+                super().send_header(keyword, value)
         super().end_headers()
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
@@ -61,7 +100,7 @@ class SiteServer(http.server.ThreadingHTTPServer):
 
 
 def make_server(site: Path, bind: str, port: int) -> SiteServer:
-    handler = functools.partial(SiteHandler, directory=str(site))
+    handler = functools.partial(SiteHandler, directory=str(site), header_rules=load_header_rules())
     return SiteServer((bind, port), handler)
 
 

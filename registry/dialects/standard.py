@@ -231,17 +231,19 @@ ASCII_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 RESERVED_WORDS = ("anthropic", "claude")
 
 
+INVISIBLE = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
+)
+
+
 def is_invisible(char: str) -> bool:
     """Zero-width, bidirectional-control and tag characters (the ones used to hide text)."""
-    code = ord(char)
-    return (
-        0x200B <= code <= 0x200F
-        or 0x202A <= code <= 0x202E
-        or 0x2060 <= code <= 0x2064
-        or 0x2066 <= code <= 0x2069
-        or code in (0x00AD, 0x061C, 0x180E, 0xFEFF)
-        or 0xE0000 <= code <= 0xE007F
-    )
+    return INVISIBLE.match(char) is not None
+
+
+def hidden_characters(text: str) -> list[int]:
+    """Offsets of invisible characters that are not part of an emoji sequence."""
+    return [m.start() for m in INVISIBLE.finditer(text) if not in_emoji_sequence(text, m.start())]
 
 
 def suggest_name(raw: str) -> str:
@@ -307,6 +309,8 @@ class StandardDialect:
     def _name(frontmatter: Mapping, skill: Skill, context: ParseContext, line: int | None) -> None:
         path, out = context.path, skill.findings
         if "name" not in frontmatter:
+            if skill.document.recovered and "name" in skill.document.key_lines:
+                return  # written but unreadable: the YAML error already says where
             out.append(NAME_MISSING.at(path, 1, None, folder=suggest_name(context.folder_name)))
             return
         raw = frontmatter["name"]
@@ -341,6 +345,8 @@ class StandardDialect:
     def _description(frontmatter: Mapping, skill: Skill, context: ParseContext, line: int | None) -> None:
         path, out = context.path, skill.findings
         if "description" not in frontmatter:
+            if skill.document.recovered and "description" in skill.document.key_lines:
+                return
             out.append(DESCRIPTION_MISSING.at(path, 1, None))
             return
         value = frontmatter["description"]
@@ -384,13 +390,11 @@ class StandardDialect:
 
     @staticmethod
     def _invisible(text: str, path: str, out: list[Finding]) -> None:
-        found = [
-            (index, ch) for index, ch in enumerate(text) if is_invisible(ch) and not in_emoji_sequence(text, index)
-        ]
+        found = hidden_characters(text)
         if not found:
             return
-        names = sorted({f"U+{ord(ch):04X}" for _, ch in found})
-        line = text.count("\n", 0, found[0][0]) + 1
+        names = sorted({f"U+{ord(text[i]):04X}" for i in found})
+        line = text.count("\n", 0, found[0]) + 1
         shown = ", ".join(names[:6]) + (", …" if len(names) > 6 else "")
         out.append(INVISIBLE_CHARACTERS.at(path, line, None, count=len(found), names=shown, line=line))
 

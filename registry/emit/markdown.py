@@ -21,7 +21,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from registry.dialects.standard import in_emoji_sequence, is_invisible
+from registry.dialects.standard import hidden_characters
 
 MAX_HIGHLIGHT_BYTES = 64 * 1024
 _SAFE_SCHEMES = ("http", "https", "mailto")
@@ -140,16 +140,25 @@ def _highlight(code: str, language: str, _attrs: str) -> str:
 
 
 def _mark_invisible(text: str) -> str:
-    if not any(is_invisible(ch) for ch in text):
+    offsets = hidden_characters(text)
+    if not offsets:
         return text
-    return "".join(
-        f"⟦U+{ord(ch):04X}⟧" if is_invisible(ch) and not in_emoji_sequence(text, i) else ch for i, ch in enumerate(text)
-    )
+    pieces = []
+    previous = 0
+    for offset in offsets:
+        pieces.append(text[previous:offset])
+        pieces.append(f"⟦U+{ord(text[offset]):04X}⟧")
+        previous = offset + 1
+    pieces.append(text[previous:])
+    return "".join(pieces)
 
 
 def _rewrite(tokens: list[Token], links: LinkContext) -> None:
     used_anchors: dict[str, int] = {}
     for index, token in enumerate(tokens):
+        if token.type in ("heading_open", "heading_close"):
+            # The page owns h1 (the skill) and h2 (its sections): body headings start at h3.
+            token.tag = f"h{min(6, int(token.tag[1]) + 2)}"
         if token.type == "heading_open" and index + 1 < len(tokens):
             anchor = heading_anchor(tokens[index + 1].content)
             count = used_anchors.get(anchor, 0)

@@ -44,7 +44,7 @@ class _TextLoader(_BaseLoader):  # type: ignore[misc, valid-type]
 
     def construct_scalar(self, node: yaml.ScalarNode) -> Any:
         value = super().construct_scalar(node)
-        if node.style is None and value in _NULLS:
+        if not node.style and value in _NULLS:  # plain style is None (Python) or "" (libyaml)
             return None
         return value
 

@@ -1,0 +1,168 @@
+"""Checks of a built site against the public formats, shared by the build and corpus tests."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import re
+import tarfile
+from html.parser import HTMLParser
+from pathlib import Path
+
+import jsonschema
+from conftest import REPO_ROOT
+
+NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+DIGEST = re.compile(r"^sha256:[a-f0-9]{64}$")
+SCHEMA_V2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+
+
+def sha256(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def load_json(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def check_index_json(site: Path) -> dict:
+    index = load_json(site / "index.json")
+    schema = load_json(REPO_ROOT / "schema" / "index.schema.json")
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(index, schema, cls=jsonschema.Draft202012Validator)
+    assert index["skill_count"] == len(index["skills"])
+    ids = [s["id"] for s in index["skills"]]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    for entry in index["skills"]:
+        raw_root = site / "raw" / entry["id"]
+        assert sha256((raw_root / "SKILL.md").read_bytes()) == entry["digest"]
+        for f in entry["files"]:
+            data = (raw_root / f["path"]).read_bytes()
+            assert sha256(data) == f["digest"] and len(data) == f["size"]
+        assert (site / "skills" / entry["id"] / "index.html").is_file()
+    return index
+
+
+def check_archive(data: bytes) -> list[str]:
+    """The `skills` CLI's rules for a tar.gz (formats.md §4.4); returns member names."""
+    assert data[:2] == b"\x1f\x8b"
+    assert data[4:8] == b"\x00\x00\x00\x00", "gzip mtime must be 0"
+    raw_tar = gzip.decompress(data)
+    names = []
+    total = 0
+    with tarfile.open(fileobj=io.BytesIO(raw_tar), mode="r:") as archive:
+        for member in archive.getmembers():
+            assert member.type == tarfile.REGTYPE, f"{member.name}: only regular files"
+            name = member.name
+            assert name and not name.startswith(("/", "\\", "./")) and "\\" not in name and "\x00" not in name
+            assert not re.match(r"^[A-Za-z]:", name)
+            assert all(part not in (".", "..", "") for part in name.split("/"))
+            assert member.mtime == 0 and member.uid == 0 and member.gid == 0
+            names.append(name)
+            total += member.size
+    # USTAR only: no PAX ('x'/'g') or GNU long-name ('L') headers anywhere in the stream.
+    for offset in range(0, len(raw_tar) - 512, 512):
+        header = raw_tar[offset : offset + 512]
+        if header[257:263] == b"ustar\x00":
+            assert header[156:157] in (b"0", b"\x00"), "only regular-file headers"
+    assert "SKILL.md" in names and names[0] == "SKILL.md"
+    assert names == ["SKILL.md", *sorted(names[1:])]
+    assert len(names) <= 1000 and total <= 50 * 1024 * 1024
+    return names
+
+
+def check_well_known(site: Path) -> tuple[dict, dict]:
+    v2_dir = site / ".well-known" / "agent-skills"
+    v2 = load_json(v2_dir / "index.json")
+    assert list(v2) == ["$schema", "skills"] and v2["$schema"] == SCHEMA_V2
+    names = [e["name"] for e in v2["skills"]]
+    assert names == sorted(names) and len(set(names)) == len(names)
+    for entry in v2["skills"]:
+        assert set(entry) <= {"name", "type", "description", "url", "digest", "version"}
+        assert NAME.match(entry["name"]) and len(entry["name"]) <= 64
+        assert isinstance(entry["description"], str) and 0 < len(entry["description"]) <= 1024
+        assert DIGEST.match(entry["digest"])
+        assert not entry["url"].startswith(("/", "http"))  # relative to the index
+        served = (v2_dir / entry["url"]).read_bytes()
+        assert sha256(served) == entry["digest"]
+        if entry["type"] == "skill-md":
+            assert entry["url"] == f"{entry['name']}/SKILL.md"
+            assert served.startswith(b"---") or served.startswith(b"\xef\xbb\xbf")
+        else:
+            assert entry["type"] == "archive" and entry["url"] == f"{entry['name']}.tar.gz"
+            check_archive(served)
+
+    v1_dir = site / ".well-known" / "skills"
+    v1 = load_json(v1_dir / "index.json")
+    assert list(v1) == ["skills"]
+    assert [e["name"] for e in v1["skills"]] == names
+    for entry in v1["skills"]:
+        assert set(entry) == {"name", "description", "files"}
+        assert NAME.match(entry["name"]) and entry["description"]
+        assert entry["files"] and entry["files"][0] == "SKILL.md"
+        for path in entry["files"]:
+            assert re.match(r"^[\x20-\x7e]+$", path) and not re.search(r"[\\?#\[\]]", path)
+            assert ".." not in path and not path.startswith("/")
+            assert (v1_dir / entry["name"] / path).is_file()
+    return v2, v1
+
+
+DANGEROUS_TAGS = {
+    "script",
+    "iframe",
+    "frame",
+    "object",
+    "embed",
+    "svg",
+    "math",
+    "base",
+    "form",
+    "meta",
+    "link",
+    "style",
+}
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "poster", "data", "srcset"}
+
+
+class _ConstructFinder(HTMLParser):
+    """Walks real tags (as a browser tokenises them), not text: escaped markup is harmless."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.problems: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag in DANGEROUS_TAGS and not _ours(tag, attributes):
+            self.problems.append(f"<{tag}> {attributes}")
+        for name, value in attrs:
+            if name.startswith("on"):
+                self.problems.append(f"<{tag} {name}=...>")
+            if name in URL_ATTRIBUTES and value:
+                compact = re.sub(r"[\x00-\x20]+", "", value).lower()
+                if compact.startswith(("javascript:", "data:", "vbscript:")):
+                    self.problems.append(f"<{tag} {name}={value!r}>")
+
+    handle_startendtag = handle_starttag
+
+
+def _ours(tag: str, attributes: dict) -> bool:
+    """The site's own head elements: the script, the stylesheet, the icon and meta tags."""
+    if tag == "script":
+        return bool(re.fullmatch(r"/?(\.\./)*static/app\.js", attributes.get("src") or ""))
+    if tag == "link":
+        return attributes.get("rel") in ("stylesheet", "icon", "canonical", "alternate")
+    if tag == "form":
+        return "action" not in attributes and attributes.get("class") in ("filter", "input-preview")
+    if tag == "meta":
+        return set(attributes) <= {"charset", "name", "content"} and attributes.get("name") != "refresh"
+    return False
+
+
+def executable_constructs(html: str) -> list[str]:
+    finder = _ConstructFinder()
+    finder.feed(html)
+    finder.close()
+    return finder.problems
