@@ -200,8 +200,7 @@ def _emit(stage: Path, options: BuildOptions, published: list[Skill], repository
 def _load_contents(skill: Skill, options: BuildOptions) -> dict[str, bytes]:
     contents: dict[str, bytes] = {}
     for skill_file in skill.location.files:
-        limit = options.limits.skill_md_bytes if skill_file.path == "SKILL.md" else options.limits.file_bytes
-        data = crawl_stage.read_bytes(skill_file, limit)
+        data = crawl_stage.read_bytes(skill_file, max(options.limits.skill_md_bytes, options.limits.file_bytes))
         if well_known.sha256(data) != skill_file.digest:
             raise SourceChanged(f"{skill.location.rel_folder}/{skill_file.path} changed while the build was running")
         contents[skill_file.path] = data

@@ -207,7 +207,8 @@ def _finish(item: _Pending, root: Path, limits: Limits, taken: set[str]) -> tupl
         if reason is not None:
             findings.append(rules.UNSAFE_FILE_NAME.at(_printable(shown), name=_printable(relative), reason=reason))
             continue
-        limit = limits.skill_md_bytes if is_skill_md else limits.file_bytes
+        # SKILL.md may be larger than limits.skill_md_bytes here: parse reports that with its own rule.
+        limit = max(limits.skill_md_bytes, limits.file_bytes) if is_skill_md else limits.file_bytes
         digest, size, problem = _digest_file(real_path, limit)
         if problem is not None:
             kind, detail = problem

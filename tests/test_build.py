@@ -264,3 +264,23 @@ def test_plain_folder_has_no_dates_and_says_so(tmp_path):
     assert not result.repository.is_git
     assert json.loads((out / "index.json").read_text())["generated_from"] is None
     assert "without git history" in (out / "index.html").read_text()
+
+
+def test_names_outside_the_discovery_alphabet_stay_on_the_site_only(tmp_path):
+    source = tmp_path / "src"
+    write_skill(source, "p/démo", simple_skill("démo"))
+    result = run_build(source, tmp_path / "out")
+    assert [s.id for s in result.published] == ["p/demo"]
+    assert result.discovery == {}
+    assert any(f.code == "D001" for f in result.findings)
+    v2, v1 = check_well_known(tmp_path / "out")
+    assert v2["skills"] == [] and v1["skills"] == []
+
+
+def test_paths_too_long_for_a_tar_header_are_left_out_of_the_archive(tmp_path):
+    source = tmp_path / "src"
+    long_name = "n" * 120 + ".md"
+    write_skill(source, "p/long", simple_skill("long"), {long_name: "x", "short.md": "y"})
+    result = run_build(source, tmp_path / "out")
+    assert any(f.code == "D004" for f in result.findings)
+    check_well_known(tmp_path / "out")

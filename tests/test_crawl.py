@@ -124,3 +124,40 @@ def test_depth_limit(tmp_path):
     write_skill(tmp_path, "/".join("d" * 1 for _ in range(6)) + "/deep", simple_skill("deep"))
     result = crawl(tmp_path, Limits(crawl_depth=4))
     assert result.locations == [] and "L014" in codes(result)
+
+
+def test_symlinked_directory_inside_a_skill_is_not_crawled(tmp_path):
+    folder = write_skill(tmp_path, "p/s", simple_skill("s"), {"real/a.md": "a"})
+    os.symlink(folder / "real", folder / "alias")
+    result = crawl(tmp_path, Limits())
+    assert [f.path for f in result.locations[0].files] == ["SKILL.md", "real/a.md"]
+    assert "L003" in codes(result)
+
+
+def test_total_skill_size_limit(tmp_path):
+    write_skill(tmp_path, "p/s", simple_skill("s"), {"a.bin": b"x" * 600, "b.bin": b"y" * 600})
+    result = crawl(tmp_path, Limits(skill_bytes=1000))
+    assert "L006" in codes(result)
+
+
+def test_unreadable_file_is_reported(tmp_path, monkeypatch):
+    write_skill(tmp_path, "p/s", simple_skill("s"), {"locked.md": "x"})
+    real_open = os.open
+
+    def guarded_open(path, flags, *args, **kwargs):
+        if str(path).endswith("locked.md"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", guarded_open)
+    result = crawl(tmp_path, Limits())
+    assert [f.path for f in result.locations[0].files] == ["SKILL.md"]
+    assert "L010" in codes(result)
+
+
+def test_colliding_ids_are_reported(tmp_path):
+    write_skill(tmp_path, "pub/My_Skill", simple_skill("my-skill"))
+    write_skill(tmp_path, "pub/my_skill", simple_skill("my-skill"))
+    result = crawl(tmp_path, Limits())
+    assert ids(result) == ["pub/my_skill", "pub/my_skill-2"]
+    assert codes(result).count("L013") == 1

@@ -13,6 +13,10 @@ Seed 001 (SKILL_SPEC.md) and the parser it describes (crates/skills/src/parser.r
   duplicate tool name make the skill fail to load.
 
 This module reads the body the same way, so what it reports is what gibb.eri.sh will do.
+
+A skill is read as gibb.eri.sh's when it has `modes`, `read_only` or `always_ask`, `timeout` or
+`network` next to `version`, or a `### heading` section with a `#### Command` heading outside
+code fences.
 """
 
 from __future__ import annotations
@@ -318,6 +322,7 @@ RULES = (
 )
 
 FRONTMATTER_FIELDS = ("modes", "read_only", "always_ask", "timeout", "network")
+DISTINCT_FIELDS = ("modes", "read_only", "always_ask")
 BOOLEAN_FIELDS = ("read_only", "always_ask", "network")
 MODES = ("Global", "Dev", "Meeting")
 TYPES = ("string", "integer", "number", "boolean", "array")
@@ -362,7 +367,10 @@ class GibberishDialect:
     rules = RULES
 
     def detect(self, frontmatter: Mapping, body: str) -> bool:
-        if any(key in frontmatter for key in FRONTMATTER_FIELDS):
+        if any(key in frontmatter for key in DISTINCT_FIELDS):
+            return True
+        # `timeout` and `network` are common words: with a `version` (required here) they count.
+        if "version" in frontmatter and any(key in frontmatter for key in ("timeout", "network")):
             return True
         return has_tool_blocks(body)
 

@@ -188,7 +188,7 @@ INVISIBLE_CHARACTERS = Rule(
     "S022",
     W,
     "invisible or bidirectional characters",
-    "{count} invisible or bidirectional character(s) ({names}) in SKILL.md, first on line {line}",
+    "{count} invisible or bidirectional character(s) ({names}), first on line {line}",
     "Remove them: they can hide instructions from reviewers (visible on the skill page as ⟦U+XXXX⟧).",
     "A zero-width space or a U+E0041 tag character inside a sentence.",
 )
@@ -300,7 +300,7 @@ class StandardDialect:
             out.append(TOO_MANY_LINES.at(path, None, None, lines=line_count, limit=context.limits.skill_md_lines))
         if skill.document.frontmatter is not None and not skill.document.body.strip():
             out.append(BODY_EMPTY.at(path, skill.document.body_line, None))
-        self._invisible(text, path, out)
+        check_invisible(text, path, out)
 
     def check_registry(self, skill: Skill, registry: RegistryView) -> Iterable[Finding]:
         return ()
@@ -388,15 +388,15 @@ class StandardDialect:
         skill.allowed_tools = tools
         skill.findings.append(ALLOWED_TOOLS_FORM.at(path, line, 1, joined=" ".join(tools)))
 
-    @staticmethod
-    def _invisible(text: str, path: str, out: list[Finding]) -> None:
-        found = hidden_characters(text)
-        if not found:
-            return
-        names = sorted({f"U+{ord(text[i]):04X}" for i in found})
-        line = text.count("\n", 0, found[0]) + 1
-        shown = ", ".join(names[:6]) + (", …" if len(names) > 6 else "")
-        out.append(INVISIBLE_CHARACTERS.at(path, line, None, count=len(found), names=shown, line=line))
+
+def check_invisible(text: str, path: str, out: list[Finding]) -> None:
+    found = hidden_characters(text)
+    if not found:
+        return
+    names = sorted({f"U+{ord(text[i]):04X}" for i in found})
+    line = text.count("\n", 0, found[0]) + 1
+    shown = ", ".join(names[:6]) + (", …" if len(names) > 6 else "")
+    out.append(INVISIBLE_CHARACTERS.at(path, line, None, count=len(found), names=shown, line=line))
 
 
 def in_emoji_sequence(text: str, index: int) -> bool:

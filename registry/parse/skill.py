@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 from urllib.parse import unquote
 
 from registry import crawl
 from registry.config import Limits
 from registry.dialects import DIALECTS, KNOWN_FIELDS, Dialect, ParseContext
+from registry.dialects.standard import check_invisible
 from registry.model import Document, Skill, SkillLocation
 from registry.parse.document import read_document
 from registry.rules import fields as rules
-from registry.rules import layout
+from registry.rules import layout, reading
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -22,6 +24,11 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dialect] = DIALECTS) -> Skill:
     path = location.skill_md_path
+    size = location.skill_md_file.size
+    if size > limits.skill_md_bytes:
+        skill = Skill(location, Document("", None, "", "", 1))
+        skill.findings.append(reading.SKILL_MD_TOO_LARGE.at(path, None, None, actual=size, limit=limits.skill_md_bytes))
+        return skill
     try:
         data = crawl.read_bytes(location.skill_md_file, limits.skill_md_bytes)
     except OSError as err:
@@ -50,7 +57,53 @@ def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dial
             line = document.key_lines.get(unknown[0])
             skill.findings.append(rules.UNKNOWN_FIELD.at(path, line, 1, fields=", ".join(unknown)))
     _check_references(skill, context)
+    _check_support_files(skill, limits)
     return skill
+
+
+TEXT_SUFFIXES = frozenset(
+    {
+        ".md",
+        ".markdown",
+        ".txt",
+        ".py",
+        ".sh",
+        ".bash",
+        ".js",
+        ".mjs",
+        ".ts",
+        ".json",
+        ".yaml",
+        ".yml",
+        ".toml",
+        ".html",
+        ".css",
+        ".csv",
+        ".xml",
+        ".rb",
+        ".go",
+        ".rs",
+        ".ps1",
+        ".sql",
+        ".ini",
+        ".cfg",
+    }
+)
+
+
+def _check_support_files(skill: Skill, limits: Limits) -> None:
+    """Invisible and bidirectional characters hide text anywhere, not only in SKILL.md."""
+    for skill_file in skill.location.files[1:]:
+        if PurePosixPath(skill_file.path).suffix.lower() not in TEXT_SUFFIXES:
+            continue
+        try:
+            text = crawl.read_bytes(skill_file, limits.file_bytes).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        shown = (
+            skill_file.path if skill.location.rel_folder == "." else f"{skill.location.rel_folder}/{skill_file.path}"
+        )
+        check_invisible(text, shown, skill.findings)
 
 
 def referenced_paths(body: str) -> list[tuple[str, int]]:

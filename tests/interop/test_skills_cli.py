@@ -6,8 +6,9 @@ every skill into ./.claude/skills/<name>/ of a scratch project, and what it inst
 byte for byte with the source files.
 
 The generations (see shared/docs/formats.md, sections 4.1 and 8):
-- 1.7.4 and 1.5.18 read the v0.2 index at /.well-known/agent-skills/ (skill-md and .tar.gz
-  artifacts, checked against their sha256 digests, dropped silently on a mismatch);
+- 1.7.4 and 1.5.18 fetch both indexes, then install from the first that yields a skill: the
+  v0.2 one at /.well-known/agent-skills/ (skill-md and .tar.gz artifacts, checked against their
+  sha256 digests; a mismatch drops that skill silently, exit status 0);
 - 1.4.9 asks for /.well-known/agent-skills/index.json first, finds no v0.1 `files[]` there and
   falls back to /.well-known/skills/ (v0.1), fetching every listed file as text;
 - 1.3.9 knows only /.well-known/skills/.
