@@ -44,6 +44,7 @@ def check_paths(paths: list[Path], limits: Limits | None = None) -> CheckResult:
     skills: list[Skill] = []
     findings: list[Finding] = []
     seen: set[Path] = set()
+    prefixes: list[str] = []
     for given in paths:
         only: Path | None = None
         root = given
@@ -60,11 +61,11 @@ def check_paths(paths: list[Path], limits: Limits | None = None) -> CheckResult:
             if (only is not None and folder != only) or folder in seen:
                 continue
             seen.add(folder)
-            skill = parse_skill(location, limits)
-            skill.findings = [_rebase(f, prefix) for f in skill.findings]
-            skills.append(skill)
+            skills.append(parse_skill(location, limits))
+            prefixes.append(prefix)
     validate.check_registry(skills)
-    for skill in skills:
+    for skill, prefix in zip(skills, prefixes, strict=True):
+        skill.findings = [_rebase(f, prefix) for f in skill.findings]
         findings.extend(skill.findings)
     findings.sort(key=lambda f: f.sort_key())
     return CheckResult(skills, findings)

@@ -307,12 +307,16 @@ class AgentFlowLiteDialect:
                     continue
                 if not isinstance(raw, str):
                     out.append(
-                        INPUT_FIELD_NOT_TEXT.at(path, line, None, field=field, name=name, found=describe_type(raw))
+                        INPUT_FIELD_NOT_TEXT.at(
+                            path, field_line(field), None, field=field, name=name, found=describe_type(raw)
+                        )
                     )
                     continue
                 if len(raw) > limit:
                     out.append(
-                        INPUT_FIELD_TOO_LONG.at(path, line, None, field=field, name=name, length=len(raw), limit=limit)
+                        INPUT_FIELD_TOO_LONG.at(
+                            path, field_line(field), None, field=field, name=name, length=len(raw), limit=limit
+                        )
                     )
                 setattr(item, field, raw)
             if not item.label:

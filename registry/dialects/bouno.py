@@ -237,7 +237,14 @@ class BounoDialect:
             return None  # a list of names is Claude Code's form
         arguments: list[Parameter] = []
         names: set[str] = set()
+        key_line = line
+        text_lines = skill.document.text.split("\n")[: max(0, skill.document.body_line - 1)]
+        cursor = key_line
         for number, entry in enumerate(value, start=1):
+            line = cursor
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"].strip():
+                line = _name_line(text_lines, cursor, entry["name"].strip()) or cursor
+                cursor = line + 1 if line is not None else cursor
             if not isinstance(entry, dict):
                 out.append(ARGUMENT_NOT_MAPPING.at(path, line, 1, number=number, found=describe_type(entry)))
                 continue
@@ -296,8 +303,8 @@ class BounoDialect:
             used.update(m.group(1) or m.group(2) for m in _REFERENCE.finditer(line))
             for match in _REFERENCE.finditer(prose):
                 name = match.group(1) or match.group(2)
-                if name in declared or name in reported:
-                    continue
+                if name in declared or name in reported or name.isupper():
+                    continue  # upper-case names are environment and Claude Code variables
                 if match.group(2) is not None and not _looks_like_argument(name, declared):
                     continue
                 reported.add(name)
@@ -315,6 +322,17 @@ class BounoDialect:
             if parameter.name not in used:
                 line = skill.document.key_lines.get("arguments")
                 skill.findings.append(ARGUMENT_UNUSED.at(path, line, 1, name=parameter.name))
+
+
+def _name_line(lines: list[str], start: int | None, name: str) -> int | None:
+    """The frontmatter line from `start` on that declares `name: <name>`."""
+    if start is None:
+        return None
+    pattern = re.compile(r"(^|[\s{,-])name:\s*['\"]?" + re.escape(name) + r"['\"]?\s*([,}#]|$)")
+    for index in range(max(0, start - 1), len(lines)):
+        if pattern.search(lines[index]):
+            return index + 1
+    return None
 
 
 def _looks_like_argument(name: str, declared: set[str]) -> bool:

@@ -287,6 +287,15 @@ PARAMETER_DUPLICATE = Rule(
     "Keep one row per parameter.",
     "Two `| count |` rows.",
 )
+LITERAL_WILDCARD = Rule(
+    "G031",
+    I,
+    "wildcard passed literally",
+    "'*' in the command of tool '{name}' reaches {program} as a literal '*': gibb.eri.sh does not expand wildcards "
+    "(fine for programs that match patterns themselves, such as find -name)",
+    "If the shell should expand it, move the command into a script under scripts/.",
+    "ls *.pdf",
+)
 
 RULES = (
     VERSION_MISSING,
@@ -319,6 +328,7 @@ RULES = (
     TIMEOUT_RANGE,
     DESCRIPTION_LONG,
     PARAMETER_DUPLICATE,
+    LITERAL_WILDCARD,
 )
 
 FRONTMATTER_FIELDS = ("modes", "read_only", "always_ask", "timeout", "network")
@@ -348,7 +358,7 @@ OPERATOR_WORDS = {
     "substitution": "the command substitution",
     "comment": "the comment",
 }
-EXPANSION_WORDS = {"variable": "the variable", "tilde": "`~`", "glob": "the wildcard"}
+EXPANSION_WORDS = {"variable": "the variable", "tilde": "`~`"}
 
 
 @dataclass
@@ -607,6 +617,8 @@ class GibberishDialect:
                         what=OPERATOR_WORDS[syntax.kind],
                     )
                 )
+            elif syntax.kind == "glob":
+                out.append(LITERAL_WILDCARD.at(path, line, column, name=name, program=program))
             else:
                 out.append(
                     SHELL_EXPANSION.at(

@@ -299,15 +299,19 @@ class SkillliDialect:
         found: list[Finding] = []
         path = skill.location.skill_md_path
         lines = skill.document.text.split("\n")[: max(0, skill.document.body_line - 1)]
+        cursor = 0
         for where, action, target in iter_branches(frontmatter["quiz"]):
-            if action != "load-skill" or target in registry.names:
+            if action != "load-skill":
                 continue
             line, column = None, None
-            for index, text in enumerate(lines):
+            for index in range(cursor, len(lines)):
+                text = lines[index]
                 if "load-skill" in text and target in text:
                     line, column = index + 1, text.find(target, text.find("load-skill")) + 1
+                    cursor = index + 1
                     break
-            found.append(SKILL_MISSING.at(path, line, column, where=where, target=target))
+            if target not in registry.names:
+                found.append(SKILL_MISSING.at(path, line, column, where=where, target=target))
         return found
 
 

@@ -33,7 +33,7 @@ TRIGGERS_MISSING = Rule(
     "W001",
     W,
     "no triggers",
-    "the capability has no triggers, so wolffi.sh never injects its instructions into a conversation",
+    "the capability has no triggers, so wolffi.sh's keyword matching never injects its instructions",
     'Add `triggers:` with keywords users type (or `- "*"` for always-on).',
     "A capability with tools and no triggers.",
 )
@@ -49,8 +49,8 @@ ALWAYS_ON_WITH_TOOLS = Rule(
     "W003",
     I,
     "always-on trigger with tools",
-    'the "*" trigger makes only pure skills always-on; this capability defines tools, which are always listed anyway',
-    'Remove "*" or move the tools to another capability.',
+    'the "*" (always-on) trigger is documented for pure skills without tools; this capability defines tools',
+    'Keep "*" only on skills without tools, or move the tools to a capability of their own.',
     'triggers: ["*"] with tools: [shell_exec]',
 )
 TOOLS_INVALID = Rule(
@@ -388,7 +388,7 @@ class _Reader:
                 )
                 continue
             name = name.strip()
-            t_line, t_column = self.locate("tools", name, cursor)
+            t_line, t_column = _locate(self.lines, cursor, self.end, name, key="name:")
             cursor = t_line or cursor
             tool = Tool(name=name, line=t_line)
             if not TOOL_NAME.fullmatch(name):
@@ -525,7 +525,7 @@ class _Reader:
             if not isinstance(pattern, str) or pattern == "":
                 self.out.append(PATTERN_MISSING.at(self.path, cursor, None, where=where))
                 continue
-            p_line, p_column = self.locate(key, pattern, cursor)
+            p_line, p_column = _locate(self.lines, cursor, self.end, pattern, key="pattern:")
             cursor = p_line or cursor
             level = entry.get("level")
             reason = entry.get("reason")
@@ -666,16 +666,21 @@ def _in_class(pattern: str, index: int) -> bool:
     return depth
 
 
-def _locate(lines: list[str], start: int | None, end: int, needle: str) -> tuple[int | None, int | None]:
-    """(line, column) of needle in the frontmatter from line `start`; (start, None) if not found."""
+def _locate(lines: list[str], start: int | None, end: int, needle: str, key: str = "") -> tuple[int | None, int | None]:
+    """(line, column) of needle (after `key` on the same line, when given) in the frontmatter from
+    line `start`; (start, None) when it is not found as written (e.g. escaped in double quotes)."""
     if start is None:
         return None, None
     variants = [needle]
     if "'" in needle:
         variants.append(needle.replace("'", "''"))  # single-quoted YAML doubles the quote
     for index in range(max(0, start - 1), min(end, len(lines))):
+        text = lines[index]
+        at = text.find(key) if key else 0
+        if at < 0:
+            continue
         for variant in variants:
-            column = lines[index].find(variant)
+            column = text.find(variant, at + len(key))
             if column >= 0:
                 return index + 1, column + 1
     return start, None
