@@ -176,27 +176,32 @@ class QuizOption:
 
 
 @dataclass
+class QuizBranch:
+    """What happens after a question is answered: `condition` is on-correct or on-incorrect."""
+
+    condition: str
+    action: str  # goto, load-reference, load-skill, or message (text only)
+    target: str = ""
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"condition": self.condition, "action": self.action, "target": self.target, "message": self.message}
+
+
+@dataclass
 class QuizQuestion:
     question: str
     options: list[QuizOption] = field(default_factory=list)
     explanation: str = ""
+    branches: list[QuizBranch] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "question": self.question,
             "options": [o.to_json() for o in self.options],
             "explanation": self.explanation,
+            "branches": [b.to_json() for b in self.branches],
         }
-
-
-@dataclass
-class QuizBranch:
-    condition: str  # "pass" / "fail" or the seed's own condition text
-    action: str  # goto / load-reference / load-skill
-    target: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"condition": self.condition, "action": self.action, "target": self.target}
 
 
 @dataclass
@@ -205,17 +210,23 @@ class Quiz:
 
     id: str = ""
     title: str = ""
+    description: str = ""
+    gate: bool = False
     passing_score: int | None = None
     questions: list[QuizQuestion] = field(default_factory=list)
-    branches: list[QuizBranch] = field(default_factory=list)
+
+    @property
+    def branches(self) -> list[QuizBranch]:
+        return [branch for question in self.questions for branch in question.branches]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "title": self.title,
+            "description": self.description,
+            "gate": self.gate,
             "passing_score": self.passing_score,
             "questions": [q.to_json() for q in self.questions],
-            "branches": [b.to_json() for b in self.branches],
         }
 
 

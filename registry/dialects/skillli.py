@@ -513,6 +513,9 @@ class _Reader:
         title = item.get("title") if isinstance(item.get("title"), str) else ""
         quiz_line = self.line_of("quiz", title) if title else self.key_line("quiz")
         quiz = Quiz(id=item["id"] if isinstance(item.get("id"), str) else "", title=title or "")
+        if isinstance(item.get("description"), str):
+            quiz.description = item["description"].strip()
+        quiz.gate = as_bool(item.get("gate")) is True
         if "gate" in item and item["gate"] is not None and as_bool(item["gate"]) is None:
             out.append(
                 GATE_NOT_BOOLEAN.at(
@@ -615,9 +618,11 @@ class _Reader:
         quiz.questions.append(question)
         for key in BRANCH_KEYS:
             if key in entry:
-                self.branch(entry[key], key, quiz, where, headings, q_line)
+                self.branch(entry[key], key, question, where, headings, q_line)
 
-    def branch(self, value: Any, key: str, quiz: Quiz, where: str, headings: set[str], q_line: int | None) -> None:
+    def branch(
+        self, value: Any, key: str, question: QuizQuestion, where: str, headings: set[str], q_line: int | None
+    ) -> None:
         out, path = self.out, self.path
         b_where = f"{where} ({key})"
         line = self.line_of("quiz", f"{key}:", q_line)
@@ -629,6 +634,9 @@ class _Reader:
             )
             return
         actions = [a for a in BRANCH_ACTIONS if value.get(a) is not None]
+        message = value.get("message").strip() if isinstance(value.get("message"), str) else ""
+        if message and not actions:
+            question.branches.append(QuizBranch(condition=key, action="message", message=message))
         if not actions:
             if "message" not in value:
                 out.append(
@@ -652,7 +660,7 @@ class _Reader:
                 )
                 continue
             target = target.strip()
-            quiz.branches.append(QuizBranch(condition=key, action=action, target=target))
+            question.branches.append(QuizBranch(condition=key, action=action, target=target, message=message))
             if action == "goto" and not goto_exists(target, headings):
                 out.append(GOTO_MISSING.at(path, a_line, a_column, where=b_where, target=target))
             elif action == "load-reference":

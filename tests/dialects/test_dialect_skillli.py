@@ -65,7 +65,7 @@ def test_quiz_list_is_read():
         "Where should refresh tokens be stored?",
     ]
     assert [[o.correct for o in q.options] for q in quiz.questions] == [[True, False, False], [False, True, False]]
-    assert [(b.condition, b.action, b.target) for b in quiz.branches] == [
+    assert [(b.condition, b.action, b.target) for q in quiz.questions for b in q.branches] == [
         ("on-correct", "goto", "## Setup Steps"),
         ("on-incorrect", "load-reference", "references/auth-overview.md"),
         ("on-incorrect", "load-skill", "security-basics"),
