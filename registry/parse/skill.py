@@ -106,9 +106,9 @@ def _check_support_files(skill: Skill, limits: Limits) -> None:
         check_invisible(text, shown, skill.findings)
 
 
-def referenced_paths(body: str) -> list[tuple[str, int]]:
-    """Relative paths the body links to or names in code spans, with 0-based body line numbers."""
-    found: list[tuple[str, int]] = []
+def referenced_paths(body: str) -> list[tuple[str, int, bool]]:
+    """Relative paths the body links to (True) or names in code spans (False), with 0-based lines."""
+    found: list[tuple[str, int, bool]] = []
     fence: str | None = None
     for number, line in enumerate(body.split("\n")):
         match = _FENCE.match(line)
@@ -122,9 +122,9 @@ def referenced_paths(body: str) -> list[tuple[str, int]]:
         if fence is not None:
             continue
         for link in _LINK.finditer(line):
-            found.append((link.group(1), number))
+            found.append((link.group(1), number, True))
         for code in _CODE_PATH.finditer(line):
-            found.append((code.group(1), number))
+            found.append((code.group(1), number, False))
     return found
 
 
@@ -132,7 +132,7 @@ def _check_references(skill: Skill, context: ParseContext) -> None:
     files = context.files
     directories = {part for f in files for part in _parents(f)}
     seen: set[str] = set()
-    for target, line in referenced_paths(skill.document.body):
+    for target, line, linked in referenced_paths(skill.document.body):
         if _SCHEME.match(target) or (
             target.startswith(("#", "/", "{", "$", "~")) and not target.startswith("${CLAUDE_SKILL_DIR}/")
         ):
@@ -144,9 +144,8 @@ def _check_references(skill: Skill, context: ParseContext) -> None:
         if clean in files or clean in directories or clean in seen:
             continue
         seen.add(clean)
-        skill.findings.append(
-            rules.MISSING_REFERENCE.at(context.path, skill.document.body_line + line, None, target=clean)
-        )
+        rule = rules.MISSING_REFERENCE if linked else rules.MENTIONED_PATH_MISSING
+        skill.findings.append(rule.at(context.path, skill.document.body_line + line, None, target=clean))
 
 
 def _parents(path: str) -> list[str]:

@@ -1,6 +1,6 @@
 """Rules over the skill as a whole: unknown fields and files the body points at."""
 
-from registry.rules.base import Rule, W
+from registry.rules.base import I, Rule, W
 
 UNKNOWN_FIELD = Rule(
     "F001",
@@ -13,8 +13,8 @@ UNKNOWN_FIELD = Rule(
 MISSING_REFERENCE = Rule(
     "F002",
     W,
-    "referenced file missing",
-    "the body refers to '{target}', which is not in the skill folder",
+    "linked file missing",
+    "the body links to '{target}', which is not in the skill folder",
     "Add the file at {target} or fix the link; paths are relative to the skill folder.",
     "See [the reference](references/api.md) when references/api.md does not exist.",
 )
@@ -27,4 +27,13 @@ DUPLICATE_NAME = Rule(
     "Two publishers both shipping `skill-creator`.",
 )
 
-RULES = (UNKNOWN_FIELD, MISSING_REFERENCE, DUPLICATE_NAME)
+MENTIONED_PATH_MISSING = Rule(
+    "F004",
+    I,
+    "mentioned file missing",
+    "the body mentions '{target}' in code, which is not in the skill folder",
+    "If the skill needs {target}, add it; if the text only describes an example, nothing to do.",
+    "Run `python scripts/extract.py` when scripts/extract.py is not shipped.",
+)
+
+RULES = (UNKNOWN_FIELD, MISSING_REFERENCE, DUPLICATE_NAME, MENTIONED_PATH_MISSING)

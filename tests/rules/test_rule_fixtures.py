@@ -67,6 +67,7 @@ CASES: dict[str, tuple[str | bytes, str | bytes]] = {
     "C006": (fm(extra="when_to_use: [a, b]\n"), fm(extra="when_to_use: When reviewing code\n")),
     "F001": (fm(extra="descripton: typo\n"), fm(extra="license: MIT\n")),
     "F002": (fm(body="See [the API](references/api.md).\n"), fm(body="See [the API](https://example.com/api.md).\n")),
+    "F004": (fm(body="Run `scripts/run.py`.\n"), fm(body="Run `python run.py`.\n")),
 }
 
 
