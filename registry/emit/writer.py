@@ -18,6 +18,7 @@ class SiteWriter:
     def __init__(self, root: Path):
         self.root = root
         self.written: list[str] = []
+        self._made: set[Path] = {root}
 
     def _target(self, relative: str) -> Path:
         pure = PurePosixPath(relative)
@@ -26,9 +27,9 @@ class SiteWriter:
         if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in relative):
             raise UnsafeOutputPath(relative)
         target = self.root.joinpath(*pure.parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if target.is_symlink():
-            raise UnsafeOutputPath(relative)
+        if target.parent not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.update(target.parents)
         return target
 
     def write_bytes(self, relative: str, data: bytes) -> None:
