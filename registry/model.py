@@ -34,6 +34,7 @@ class Finding:
     line: int | None = None
     column: int | None = None
     hint: str = ""
+    excerpt: str = ""  # the matched text, for risk findings
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.column or 0, self.code, self.message)
@@ -47,6 +48,7 @@ class Finding:
             "line": self.line,
             "column": self.column,
             "hint": self.hint,
+            "excerpt": self.excerpt,
         }
 
 
@@ -262,6 +264,9 @@ class Skill:
     model_settings: dict[str, Any] = field(default_factory=dict)
     knowledge_base: Any = None
     settings: dict[str, Any] = field(default_factory=dict)  # dialect flags: modes, timeout, ...
+    category_inferred: bool = False
+    category_evidence: list[str] = field(default_factory=list)
+    risk_level: str = "low"  # low, medium, high, critical (score/risk.py)
     findings: list[Finding] = field(default_factory=list)
 
     @property

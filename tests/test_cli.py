@@ -34,7 +34,7 @@ def test_validate_json_is_stable_and_complete(tmp_path):
     assert data["format_version"] == 1
     assert {s["id"] for s in data["skills"]} == {"p/good", "p/nodesc"}
     (finding,) = [f for f in data["findings"] if f["code"] == "S002"]
-    assert set(finding) == {"code", "severity", "message", "path", "line", "column", "hint"}
+    assert set(finding) == {"code", "severity", "message", "path", "line", "column", "hint", "excerpt"}
     assert data["summary"]["error"] == 1 and result.exit_code == 1
 
 

@@ -16,7 +16,9 @@ class Rule:
     hint: str  # str.format template too
     example: str = ""
 
-    def at(self, path: str, line: int | None = None, column: int | None = None, /, **params) -> Finding:
+    def at(
+        self, path: str, line: int | None = None, column: int | None = None, /, excerpt: str = "", **params
+    ) -> Finding:
         return Finding(
             code=self.code,
             severity=self.severity,
@@ -25,6 +27,7 @@ class Rule:
             line=line,
             column=column,
             hint=self.hint.format(**params),
+            excerpt=excerpt,
         )
 
 
