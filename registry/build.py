@@ -16,13 +16,16 @@ from pathlib import Path
 
 from registry import crawl as crawl_stage
 from registry import history, validate
-from registry.config import BuildOptions
+from registry.config import BuildOptions, Limits
 from registry.emit import html, index_json, raw, sitemap, well_known
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter, dump_json
 from registry.model import Finding, LeftOut, Severity, Skill
 from registry.output import staged_output
 from registry.parse.skill import parse_skill
+from registry.policy import Policy, find_policy, load_policy
+from registry.rules.catalog import all_rules
+from registry.score import Assessment, apply_severity_overrides, score_skill
 
 
 class SourceChanged(RuntimeError):
@@ -40,6 +43,7 @@ class BuildResult:
     discovery: dict[str, str]  # skill id -> discovery name
     written: bool
     timings: dict[str, float] = field(default_factory=dict)
+    assessments: dict[str, Assessment] = field(default_factory=dict)
 
     @property
     def error_count(self) -> int:
@@ -92,20 +96,34 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
         timings[stage] = timings.get(stage, 0.0) + now - clock
         clock = now
 
-    found = crawl_stage.crawl(options.source, options.limits)
+    policy = load_policy(options.policy or find_policy(options.source), frozenset(r.code for r in all_rules()))
+    limits = policy.limits if policy.source else options.limits
+    title = policy.title or options.title
+
+    found = crawl_stage.crawl(options.source, limits)
     lap("crawl")
 
     skills: list[Skill] = []
     for index, location in enumerate(found.locations):
-        skills.append(parse_skill(location, options.limits))
+        skills.append(parse_skill(location, limits))
         progress("parse", index + 1, len(found.locations))
     lap("parse")
 
     validate.check_registry(skills)
     lap("validate")
 
-    repository = history.read_repository(found.source, [s.location.rel_folder for s in skills])
+    repository = history.read_repository(found.source, [s.location.rel_folder for s in skills], limits)
     lap("history")
+
+    assessments: dict[str, Assessment] = {}
+    for index, skill in enumerate(skills):
+        if skill.name is not None and skill.description is not None:
+            contents = _load_contents(skill, limits)
+            assessments[skill.id] = score_skill(skill, contents, repository, policy)
+        skill.findings = apply_severity_overrides(skill.findings, policy.severity)
+        progress("score", index + 1, len(skills))
+    found.findings = apply_severity_overrides(found.findings, policy.severity)
+    lap("score")
 
     published = [s for s in skills if s.publishable]
     left_out = [
@@ -116,7 +134,16 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
     first_published = {
         s.id: h.first_published for s in published if (h := repository.histories.get(s.location.rel_folder))
     }
-    chosen = well_known.select_discoverable(published, first_published)
+    discoverable = []
+    for skill in published:
+        assessment = assessments[skill.id]
+        if skill.risk_level in policy.exclude_risk and assessment.risk_override is None:
+            skill.findings.append(
+                well_known.RISK_EXCLUDED.at(skill.location.skill_md_path, None, None, level=skill.risk_level)
+            )
+        else:
+            discoverable.append(skill)
+    chosen = well_known.select_discoverable(discoverable, first_published)
     discovery = {skill.id: name for name, skill in chosen.items()}
     lap("gather")
 
@@ -125,14 +152,16 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
     written = False
     if not strict_failure:
         with staged_output(options.out) as stage:
-            _emit(stage, options, published, repository, discovery, progress, lap)
+            site = SiteData(options, title, limits, published, repository, discovery, assessments, policy)
+            _emit(stage, site, progress, lap)
         written = True
 
     all_findings = list(found.findings) + [f for s in skills for f in s.findings]
     all_findings.sort(key=lambda f: (f.path, f.line or 0, f.column or 0, f.code, f.message))
     result = BuildResult(
-        found.source, options.out, published, left_out, all_findings, repository, discovery, written, timings
-    )
+        found.source, options.out, published, left_out, all_findings, repository, discovery, written, timings,
+        assessments,
+    )  # fmt: skip
     if options.report is not None:
         options.report.parent.mkdir(parents=True, exist_ok=True)
         options.report.write_bytes(dump_json(result.report(), pretty=True))
@@ -143,12 +172,27 @@ def _unpublishable(skill: Skill) -> list[Finding]:
     return [f for f in skill.findings if f.code in ("S001", "S002", "S003", "S010")]
 
 
-def _emit(stage: Path, options: BuildOptions, published: list[Skill], repository, discovery, progress, lap) -> None:
+@dataclass(frozen=True)
+class SiteData:
+    """Everything the emitters need, gathered before the first byte is written."""
+
+    options: BuildOptions
+    title: str
+    limits: Limits
+    published: list[Skill]
+    repository: history.RepositoryInfo
+    discovery: dict[str, str]
+    assessments: dict[str, Assessment]
+    policy: Policy
+
+
+def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], None]) -> None:
+    options, published, repository, discovery = data.options, data.published, data.repository, data.discovery
     writer = SiteWriter(stage)
     urls = SiteUrls(options.site_url)
     publishers = {s.publisher for s in published}
     site = html.SiteInfo(
-        title=options.title,
+        title=data.title,
         url=options.site_url,
         skill_count=len(published),
         publisher_count=len(publishers),
@@ -156,12 +200,12 @@ def _emit(stage: Path, options: BuildOptions, published: list[Skill], repository
         shallow=repository.shallow,
     )
     emitter = html.HtmlEmitter(writer, options.templates, urls, site)
-    cards = {s.id: html.make_card(s, repository) for s in published}
+    cards = {s.id: html.make_card(s, repository, data.assessments[s.id]) for s in published}
     discovery_entries = []
     sitemap_pages: list[tuple[str, str | None]] = []
 
     for index, skill in enumerate(published):
-        contents = _load_contents(skill, options)
+        contents = _load_contents(skill, data.limits)
         raw.emit_skill(writer, skill, contents)
         name = discovery.get(skill.id)
         archive = False
@@ -173,7 +217,7 @@ def _emit(stage: Path, options: BuildOptions, published: list[Skill], repository
             archive = entry.v2["type"] == "archive"
         card = cards[skill.id]
         history_entry = repository.histories.get(skill.location.rel_folder)
-        emitter.skill_page(skill, card, name, history_entry, archive)
+        emitter.skill_page(skill, card, name, history_entry, archive, data.assessments[skill.id])
         sitemap_pages.append((SiteUrls.skill_page(skill.id), card.last_updated))
         progress("render", index + 1, len(published))
     lap("render")
@@ -189,7 +233,7 @@ def _emit(stage: Path, options: BuildOptions, published: list[Skill], repository
     emitter.not_found()
     sitemap_pages += [("", None), ("browse/", None)]
 
-    index = index_json.build_index(published, urls, repository, discovery, options.title)
+    index = index_json.build_index(published, urls, repository, discovery, data.assessments, data.title)
     writer.write_json("index.json", index)
     well_known.emit_indexes(writer, discovery_entries)
     sitemap.emit(writer, urls, sitemap_pages)
@@ -197,10 +241,10 @@ def _emit(stage: Path, options: BuildOptions, published: list[Skill], repository
     lap("emit")
 
 
-def _load_contents(skill: Skill, options: BuildOptions) -> dict[str, bytes]:
+def _load_contents(skill: Skill, limits: Limits) -> dict[str, bytes]:
     contents: dict[str, bytes] = {}
     for skill_file in skill.location.files:
-        data = crawl_stage.read_bytes(skill_file, max(options.limits.skill_md_bytes, options.limits.file_bytes))
+        data = crawl_stage.read_bytes(skill_file, max(limits.skill_md_bytes, limits.file_bytes))
         if well_known.sha256(data) != skill_file.digest:
             raise SourceChanged(f"{skill.location.rel_folder}/{skill_file.path} changed while the build was running")
         contents[skill_file.path] = data

@@ -11,6 +11,7 @@ from registry import __version__
 from registry.config import DEFAULT_OUT, DEFAULT_SOURCE, BuildOptions
 from registry.model import Finding, Severity
 from registry.output import BuildLocked
+from registry.policy import PolicyError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -42,13 +43,20 @@ def main() -> None:
 )
 @click.option("--strict", is_flag=True, help="Any error fails the build (exit 1) and the site is not replaced.")
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Write every finding as JSON here.")
+@click.option("--policy", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="registry.yaml to use (default: beside the source, or at its git repository's root).")
 @click.option("--title", default="Skill Registry", show_default=True, help="Site title.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
-def build(source: Path, out: Path, base_url: str, strict: bool, report: Path | None, title: str, quiet: bool) -> None:
+def build(
+    source: Path, out: Path, base_url: str, strict: bool, report: Path | None, policy: Path | None, title: str,
+    quiet: bool,
+) -> None:  # fmt: skip
     """Build the site, index.json and .well-known layouts from a tree of skills."""
     from registry.summary import print_build_summary, progress_reporter
 
-    options = BuildOptions(source=source, out=out, base_url=base_url, strict=strict, report=report, title=title)
+    options = BuildOptions(
+        source=source, out=out, base_url=base_url, strict=strict, report=report, policy=policy, title=title
+    )
     with progress_reporter(enabled=not quiet) as progress:
         try:
             from registry.build import build as run_build
@@ -56,6 +64,11 @@ def build(source: Path, out: Path, base_url: str, strict: bool, report: Path | N
             result = run_build(options, progress)
         except BuildLocked as err:
             click.echo(f"error: {err}", err=True)
+            sys.exit(1)
+        except PolicyError as err:
+            click.echo(f"error: {err.path} is not a valid policy:", err=True)
+            for problem in err.problems:
+                click.echo(f"  {problem}", err=True)
             sys.exit(1)
     print_build_summary(result, quiet=quiet)
     if strict and result.error_count:
@@ -97,11 +110,51 @@ def validate(paths: tuple[Path, ...], output_format: str, strict: bool) -> None:
 
 
 @main.command()
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--write", is_flag=True, help="Write the checksum into SKILL.md's frontmatter.")
+def checksum(path: Path, write: bool) -> None:
+    """Print (or write) the content digest of a skill folder (see docs/checksums.md)."""
+    from registry import checksum as checksums
+    from registry.checker import check_paths
+
+    folder = path.parent if path.is_file() else path
+    checked = check_paths([folder])
+    skill = next((s for s in checked.skills if s.location.folder.resolve() == folder.resolve()), None)
+    if skill is None:
+        click.echo(f"error: no SKILL.md in {folder}", err=True)
+        sys.exit(2)
+    if write:
+        target = skill.location.folder / skill.location.skill_md
+        try:
+            updated = checksums.write_checksum(target.read_bytes(), skill.content_digest)
+        except (ValueError, UnicodeDecodeError) as err:
+            click.echo(f"error: {target}: {err}", err=True)
+            sys.exit(1)
+        target.write_bytes(updated)
+        click.echo(f"{skill.content_digest}  written to {target}")
+    else:
+        click.echo(skill.content_digest)
+
+
+@main.command()
 def rules() -> None:
     """Print every rule with its code, severity, example and fix (Markdown)."""
     from registry.rules.catalog import markdown_table
 
     click.echo(markdown_table(), nl=False)
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("docs"), show_default=True)
+def docs(out: Path) -> None:
+    """Regenerate the reference pages made from code: rules.md and policy.md."""
+    from registry.policy import policy_markdown
+    from registry.rules.catalog import markdown_table
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "rules.md").write_text(markdown_table(), encoding="utf-8")
+    (out / "policy.md").write_text(policy_markdown(), encoding="utf-8")
+    click.echo(f"wrote {out / 'rules.md'} and {out / 'policy.md'}")
 
 
 @main.command()

@@ -31,6 +31,7 @@ class BuildOptions:
     base_url: str = "http://localhost:8000/"
     strict: bool = False
     report: Path | None = None
+    policy: Path | None = None  # registry.yaml; found beside the source or at its git root when None
     title: str = "Skill Registry"
     limits: Limits = field(default_factory=Limits)
     templates: Path = PROJECT_ROOT / "templates"

@@ -31,7 +31,7 @@ class _Pending:
     folder: Path
     rel_folder: str
     skill_md: str
-    files: list[tuple[str, Path]] = field(default_factory=list)  # (relative path, real path)
+    files: list[tuple[str, Path, bool]] = field(default_factory=list)  # (relative path, real path, via symlink)
     findings: list[Finding] = field(default_factory=list)
     too_many: bool = False
 
@@ -108,7 +108,7 @@ def _walk(
             continue
         relative = path[len(owner.rel_folder) + 1 :] if owner.rel_folder != "." else path
         if entry.is_file(follow_symlinks=False):
-            owner.files.append((relative, Path(entry.path)))
+            owner.files.append((relative, Path(entry.path), False))
         else:
             owner.findings.append(rules.SPECIAL_FILE.at(path, name=relative, kind=_kind(entry)))
 
@@ -169,7 +169,7 @@ def _add_symlink(entry: os.DirEntry, path: str, owner: _Pending, directory: Path
     if not target.is_file():
         owner.findings.append(rules.SPECIAL_FILE.at(path, name=relative, kind="link to a special file"))
         return
-    owner.files.append((relative, target))
+    owner.files.append((relative, target, True))
 
 
 def _unsafe_reason(relative: str) -> str | None:
@@ -197,7 +197,7 @@ def _finish(item: _Pending, root: Path, limits: Limits, taken: set[str]) -> tupl
     total = 0
     skill_md_file: SkillFile | None = None
     ordered = sorted(item.files, key=lambda f: (f[0] != skill_md_rel, f[0]))
-    for count, (relative, real_path) in enumerate(ordered):
+    for count, (relative, real_path, linked) in enumerate(ordered):
         shown = prefix + relative
         is_skill_md = relative == skill_md_rel
         if count >= limits.files_per_skill:
@@ -224,7 +224,7 @@ def _finish(item: _Pending, root: Path, limits: Limits, taken: set[str]) -> tupl
                 return None, findings
             continue
         published = "SKILL.md" if is_skill_md else relative
-        skill_file = SkillFile(published, size, digest, real_path)
+        skill_file = SkillFile(published, size, digest, real_path, linked)
         if is_skill_md:
             skill_md_file = skill_file
         files.append(skill_file)

@@ -60,6 +60,7 @@ class SkillFile:
     size: int
     digest: str  # sha256:<hex> of the exact bytes
     source: Path  # absolute path on disk, read with O_NOFOLLOW
+    linked: bool = False  # published through a symlink inside the skill; not part of the folder digest
 
 
 @dataclass(frozen=True)
@@ -267,6 +268,7 @@ class Skill:
     category_inferred: bool = False
     category_evidence: list[str] = field(default_factory=list)
     risk_level: str = "low"  # low, medium, high, critical (score/risk.py)
+    content_digest: str = ""  # canonical folder digest (registry/checksum.py)
     findings: list[Finding] = field(default_factory=list)
 
     @property

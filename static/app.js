@@ -53,24 +53,43 @@
     var form = document.querySelector("[data-filter]");
     var list = document.querySelector("[data-filter-list]");
     if (form && list) {
-      var input = form.querySelector("input");
+      var input = form.querySelector("input[type=search]");
+      var selects = Array.prototype.slice.call(form.querySelectorAll("select[data-attribute]"));
       var status = form.querySelector("[data-filter-status]");
       var items = Array.prototype.slice.call(list.children);
       var texts = items.map(function (item) { return item.textContent.toLowerCase(); });
       form.hidden = false;
-      var apply = function () {
+      var apply = function (updateUrl) {
         var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+        var active = selects.filter(function (select) { return select.value; });
         var shown = 0;
         items.forEach(function (item, index) {
-          var match = words.every(function (word) { return texts[index].indexOf(word) !== -1; });
+          var match = words.every(function (word) { return texts[index].indexOf(word) !== -1; }) &&
+            active.every(function (select) {
+              var value = item.getAttribute("data-" + select.getAttribute("data-attribute")) || "";
+              return select.hasAttribute("data-contains") ? value.split(" ").indexOf(select.value) !== -1 : value === select.value;
+            });
           item.hidden = !match;
           if (match) shown += 1;
         });
-        status.textContent = words.length ? shown + " of " + items.length + " skills match" : "";
+        status.textContent = (words.length || active.length) ? shown + " of " + items.length + " skills match" : "";
+        if (updateUrl) {
+          var params = new URLSearchParams();
+          if (input.value) params.set("q", input.value);
+          active.forEach(function (select) { params.set(select.name, select.value); });
+          var query = params.toString();
+          window.history.replaceState(null, "", query ? "?" + query : window.location.pathname);
+        }
       };
       var params = new URLSearchParams(window.location.search);
-      if (params.get("q")) { input.value = params.get("q"); apply(); }
-      input.addEventListener("input", apply);
+      input.value = params.get("q") || "";
+      selects.forEach(function (select) {
+        var wanted = params.get(select.name);
+        if (wanted && Array.prototype.some.call(select.options, function (o) { return o.value === wanted; })) select.value = wanted;
+        select.addEventListener("change", function () { apply(true); });
+      });
+      apply(false);
+      input.addEventListener("input", function () { apply(true); });
       form.addEventListener("submit", function (event) { event.preventDefault(); });
     }
   });

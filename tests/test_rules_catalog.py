@@ -2,6 +2,7 @@ import re
 
 from conftest import REPO_ROOT
 
+from registry.policy import policy_markdown
 from registry.rules.catalog import all_rules, markdown_table
 
 
@@ -17,4 +18,8 @@ def test_every_rule_has_a_message_a_fix_and_an_example():
 
 
 def test_docs_rules_md_is_current():
-    assert (REPO_ROOT / "docs" / "rules.md").read_text() == markdown_table(), "run: skill-registry rules > docs/rules.md"
+    assert (REPO_ROOT / "docs" / "rules.md").read_text() == markdown_table(), "run: skill-registry docs"
+
+
+def test_docs_policy_md_is_current():
+    assert (REPO_ROOT / "docs" / "policy.md").read_text() == policy_markdown(), "run: skill-registry docs"

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from registry.dialects.base import ParseContext, RegistryView
 from registry.dialects.values import as_bool, as_float, as_str_list, describe_type
 from registry.model import Finding, Quiz, QuizBranch, QuizOption, QuizQuestion, Skill
-from registry.rules.base import E, I, Rule, W
+from registry.rules.base import E, Rule, W
 
 FIELD_DISAGREES = Rule(
     "K001",
@@ -40,46 +40,6 @@ FIELD_NOT_TEXT = Rule(
     "Write `{field}:` as a single line of text.",
     "author: [a, b]",
 )
-TAGS_INVALID = Rule(
-    "K003",
-    W,
-    "tags unreadable",
-    "'tags' is {found}; skillli expects a list of text or a comma-separated string",
-    'Write `tags: [testing, ci]` or `tags: "testing, ci"`.',
-    "tags: {a: 1}",
-)
-TAGS_COUNT = Rule(
-    "K004",
-    W,
-    "too many tags",
-    "{count} tags; the skillli format allows 1 to 20",
-    "Keep the 20 most relevant tags.",
-    "A list of 30 tags.",
-)
-TAG_TOO_LONG = Rule(
-    "K005",
-    W,
-    "tag too long",
-    "tag '{tag}' has {length} characters; skillli accepts at most 50",
-    "Shorten the tag.",
-    "A 60-character tag.",
-)
-CATEGORY_UNKNOWN = Rule(
-    "K006",
-    W,
-    "unknown category",
-    "category '{value}' is not one of skillli's categories ({choices})",
-    "Use the closest of {choices}; `other` covers everything else.",
-    "category: marketing",
-)
-CATEGORY_CASE = Rule(
-    "K007",
-    W,
-    "category in the wrong case",
-    "category '{value}' must be written '{canonical}'; skillli's category names are lowercase",
-    "Write `category: {canonical}`.",
-    "category: Development",
-)
 TRUST_LEVEL_UNKNOWN = Rule(
     "K008",
     W,
@@ -87,14 +47,6 @@ TRUST_LEVEL_UNKNOWN = Rule(
     "trust-level '{value}' is not one of community, verified, official; skillli rejects the metadata",
     "Remove it (community is the default) or use one of community, verified, official.",
     "trust-level: trusted",
-)
-TRUST_LEVEL_CLAIMED = Rule(
-    "K009",
-    I,
-    "trust level claimed by the author",
-    "trust-level '{value}' is the author's own claim; this registry does not verify it",
-    "Nothing to fix; skillli assigns verified and official itself when a skill is published there.",
-    "trust-level: official",
 )
 URL_INVALID = Rule(
     "K010",
@@ -220,13 +172,7 @@ GATE_NOT_BOOLEAN = Rule(
 RULES = (
     FIELD_DISAGREES,
     FIELD_NOT_TEXT,
-    TAGS_INVALID,
-    TAGS_COUNT,
-    TAG_TOO_LONG,
-    CATEGORY_UNKNOWN,
-    CATEGORY_CASE,
     TRUST_LEVEL_UNKNOWN,
-    TRUST_LEVEL_CLAIMED,
     URL_INVALID,
     CHECKSUM_INVALID,
     MIN_VERSION_INVALID,
@@ -418,35 +364,15 @@ class _Reader:
             if value.strip():
                 setattr(skill, key, value.strip())
 
-        value, source = self.value("tags")
-        if value is not None:
-            tags = as_str_list(value)
-            line = self.field_line("tags", source)
-            if tags is None:
-                out.append(TAGS_INVALID.at(path, line, 1, found=describe_type(value)))
-            else:
-                unique = list(dict.fromkeys(tags))
-                skill.tags = unique
-                if len(unique) > 20:
-                    out.append(TAGS_COUNT.at(path, line, 1, count=len(unique)))
-                for tag in unique:
-                    if len(tag) > 50:
-                        out.append(TAG_TOO_LONG.at(path, line, 1, tag=tag[:60], length=len(tag)))
-
-        value, source = self.value("category")
-        if value is not None:
-            line = self.field_line("category", source)
-            claimed = source == "top" or _is_skillli(self.frontmatter, {**self.metadata, "category": None})
-            if not isinstance(value, str):
-                out.append(FIELD_NOT_TEXT.at(path, line, 1, field="category", found=describe_type(value)))
-            elif value.strip() in CATEGORIES:
-                skill.category = value.strip()
-            elif value.strip().lower() in CATEGORIES:
-                canonical = value.strip().lower()
-                skill.category = canonical
-                out.append(CATEGORY_CASE.at(path, line, 1, value=value, canonical=canonical))
-            elif claimed:
-                out.append(CATEGORY_UNKNOWN.at(path, line, 1, value=value, choices=", ".join(CATEGORIES)))
+        # Tags and category are read here as written; registry/score/categories.py validates and
+        # normalises them for every skill against the registry's own category list.
+        value, _ = self.value("tags")
+        tags = as_str_list(value) if value is not None else None
+        if tags:
+            skill.tags = list(dict.fromkeys(tags))
+        value, _ = self.value("category")
+        if isinstance(value, str) and value.strip():
+            skill.category = value.strip()
 
         value, source = self.value("trust-level")
         if value is not None:
@@ -455,10 +381,9 @@ class _Reader:
                 out.append(FIELD_NOT_TEXT.at(path, line, 1, field="trust-level", found=describe_type(value)))
             else:
                 skill.settings["trust-level"] = value.strip()
+                # A known claim is weighed against what the skill earned in registry/score/trust.py (U001).
                 if value.strip() not in TRUST_LEVELS:
                     out.append(TRUST_LEVEL_UNKNOWN.at(path, line, 1, value=value))
-                elif value.strip() != "community":
-                    out.append(TRUST_LEVEL_CLAIMED.at(path, line, 1, value=value.strip()))
 
         for key in ("homepage", "repository"):
             value, source = self.value(key)

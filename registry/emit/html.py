@@ -20,8 +20,9 @@ from registry.crawl import slug
 from registry.emit import markdown
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
-from registry.history import RepositoryInfo
+from registry.history import RepositoryInfo, SkillHistory, distinct_versions
 from registry.model import Severity, Skill
+from registry.score import Assessment
 
 NEWEST_ON_HOME = 8
 
@@ -43,6 +44,11 @@ class Card:
     first_published: str | None
     last_updated: str | None
     warnings: int
+    tier: str
+    trust_score: int
+    risk: str
+    category_inferred: bool
+    version_valid: bool
 
 
 @dataclass(frozen=True)
@@ -121,7 +127,7 @@ def make_environment(templates: Path) -> Environment:
     return env
 
 
-def make_card(skill: Skill, repository: RepositoryInfo) -> Card:
+def make_card(skill: Skill, repository: RepositoryInfo, assessment: Assessment) -> Card:
     history = repository.histories.get(skill.location.rel_folder)
     return Card(
         id=skill.id,
@@ -137,6 +143,11 @@ def make_card(skill: Skill, repository: RepositoryInfo) -> Card:
         first_published=history.first_published if history else None,
         last_updated=history.last_updated if history else None,
         warnings=sum(1 for f in skill.findings if f.severity is Severity.WARNING),
+        tier=assessment.trust.tier,
+        trust_score=assessment.trust.score,
+        risk=skill.risk_level,
+        category_inferred=skill.category_inferred,
+        version_valid=assessment.version_valid,
     )
 
 
@@ -167,7 +178,15 @@ class HtmlEmitter:
         )
         self.writer.write_text(page_file, html)
 
-    def skill_page(self, skill: Skill, card: Card, discovery_name: str | None, history, archive: bool) -> None:
+    def skill_page(
+        self,
+        skill: Skill,
+        card: Card,
+        discovery_name: str | None,
+        history: SkillHistory | None,
+        archive: bool,
+        assessment: Assessment,
+    ) -> None:
         page_file = SiteUrls.skill_page_file(skill.id)
         root = SiteUrls.root_from(page_file)
         raw_base = root + f"raw/{skill.id}/"
@@ -184,7 +203,14 @@ class HtmlEmitter:
             archive_url=self.urls.absolute(f".well-known/agent-skills/{discovery_name}.tar.gz"),
             skill_md_url=self.urls.absolute(SiteUrls.raw_file(skill.id, "SKILL.md")),
         )
-        findings = sorted(skill.findings, key=lambda f: (f.severity.rank, f.sort_key()))
+        risk_codes = {f.code for f in assessment.risk.findings}
+        findings = sorted(
+            (f for f in skill.findings if f.code not in risk_codes), key=lambda f: (f.severity.rank, f.sort_key())
+        )
+        versions = [
+            (version, revision, any(r.version == version and r.digest != revision.digest for r in assessment.revisions))
+            for version, revision in distinct_versions(assessment.revisions)
+        ]
         self._render(
             "skill.html",
             page_file,
@@ -195,6 +221,9 @@ class HtmlEmitter:
             install=install,
             history=history,
             findings=findings,
+            assessment=assessment,
+            risk_findings=sorted(assessment.risk.findings, key=lambda f: f.sort_key()),
+            versions=list(reversed(versions)),
             raw_url=root + SiteUrls.raw_file(skill.id, "SKILL.md"),
             page_title=card.name,
             page_description=card.description,
@@ -228,6 +257,7 @@ class HtmlEmitter:
             cards=cards,
             categories=listings["category"],
             publishers=listings["publisher"],
+            dialect_names=sorted({d for c in cards for d in c.dialects}),
             page_title="Browse all skills",
             page_description=f"All {len(cards)} skills in {self.site.title}.",
         )

@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from registry.emit.urls import SiteUrls
-from registry.history import RepositoryInfo
+from registry.history import RepositoryInfo, distinct_versions
 from registry.model import Severity, Skill
+from registry.score import Assessment
 
 FORMAT_VERSION = 1
 
 
-def skill_entry(skill: Skill, urls: SiteUrls, repository: RepositoryInfo, discovery_name: str | None) -> dict:
+def skill_entry(
+    skill: Skill, urls: SiteUrls, repository: RepositoryInfo, discovery_name: str | None, assessment: Assessment
+) -> dict:
     history = repository.histories.get(skill.location.rel_folder)
     counts = {severity.value: 0 for severity in Severity}
     for finding in skill.findings:
@@ -26,12 +29,15 @@ def skill_entry(skill: Skill, urls: SiteUrls, repository: RepositoryInfo, discov
         "license": skill.license,
         "compatibility": skill.compatibility,
         "category": skill.category,
+        "category_inferred": skill.category_inferred,
+        "category_evidence": skill.category_evidence,
         "tags": skill.tags,
         "homepage": skill.homepage,
         "repository": skill.repository,
         "url": urls.absolute(urls.skill_page(skill.id)),
         "skill_md_url": urls.absolute(urls.raw_file(skill.id, "SKILL.md")),
         "digest": skill.digest,
+        "content_digest": skill.content_digest,
         "files": [
             {
                 "path": f.path,
@@ -45,6 +51,19 @@ def skill_entry(skill: Skill, urls: SiteUrls, repository: RepositoryInfo, discov
         "first_published": history.first_published if history else None,
         "last_updated": history.last_updated if history else None,
         "contributors": list(history.contributors) if history else [],
+        "previous_paths": list(history.previous_folders) if history else [],
+        "version_valid": assessment.version_valid,
+        "versions": [
+            {"version": version, "commit": revision.commit, "date": revision.date, "digest": revision.digest}
+            for version, revision in distinct_versions(assessment.revisions)
+        ],
+        "revisions": [r.to_json() for r in assessment.revisions],
+        "trust": assessment.trust.to_json(),
+        "risk": {
+            "level": skill.risk_level,
+            "reasons": list(assessment.risk.reasons),
+            "override": assessment.risk_override,
+        },
         "dialects": skill.dialects,
         "allowed_tools": skill.allowed_tools,
         "extensions": skill.extensions,
@@ -71,6 +90,7 @@ def build_index(
     urls: SiteUrls,
     repository: RepositoryInfo,
     discovery_names: dict[str, str],
+    assessments: dict[str, Assessment],
     title: str,
 ) -> dict[str, Any]:
     generated_from = (
@@ -84,5 +104,7 @@ def build_index(
         "registry": {"title": title, "url": urls.absolute("")},
         "generated_from": generated_from,
         "skill_count": len(skills),
-        "skills": [skill_entry(s, urls, repository, discovery_names.get(s.id)) for s in skills],
+        "skills": [
+            skill_entry(s, urls, repository, discovery_names.get(s.id), assessments[s.id]) for s in skills
+        ],
     }

@@ -67,7 +67,16 @@ PATH_NOT_IN_ARCHIVE = Rule(
     "A 300-character nested path.",
 )
 
-RULES = (NOT_DISCOVERABLE, NAME_TAKEN, PATH_NOT_V1_SAFE, PATH_NOT_IN_ARCHIVE)
+RISK_EXCLUDED = Rule(
+    "D005",
+    W,
+    "left out of discovery for its risk",
+    "risk level {level}: listed on the site but left out of the .well-known indexes by the registry's policy",
+    "Remove what the risk findings point at, or ask a maintainer to record an override in registry.yaml.",
+    "A skill that pipes a download into a shell.",
+)
+
+RULES = (NOT_DISCOVERABLE, NAME_TAKEN, PATH_NOT_V1_SAFE, PATH_NOT_IN_ARCHIVE, RISK_EXCLUDED)
 
 
 def sha256(data: bytes) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
-from registry import crawl
+from registry import checksum, crawl
 from registry.config import Limits
 from registry.dialects import DIALECTS, KNOWN_FIELDS, Dialect, ParseContext
 from registry.dialects.standard import check_invisible
@@ -38,6 +38,10 @@ def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dial
         return skill
     document = read_document(data, path, limits)
     skill = Skill(location, document, findings=list(document.findings))
+    skill.content_digest = checksum.folder_digest(
+        [("SKILL.md", checksum.file_digest_hex("SKILL.md", data))]
+        + [(f.path, f.digest.removeprefix("sha256:")) for f in location.files[1:] if not f.linked]
+    )
     segments = location.id.split("/")
     skill.publisher = segments[0] if len(segments) > 1 else "community"
     if document.frontmatter is None:

@@ -1,0 +1,76 @@
+"""Score stage: versions and checksums, risk, category and tags, then the earned trust tier.
+
+Runs after history, before anything is written. Each part is a pure function of the skill,
+its files, its history and the policy; the stage only puts them in order (trust needs the
+others' verdicts) and applies the policy's severity overrides last.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from registry.history import RepositoryInfo, Revision
+from registry.model import Finding, Severity, Skill
+from registry.policy import Policy
+from registry.score.categories import Categorisation, categorise
+from registry.score.risk import RiskAssessment, assess
+from registry.score.trust import Trust, assess_trust
+from registry.versions import check_versions
+
+
+@dataclass(frozen=True)
+class Assessment:
+    revisions: tuple[Revision, ...]
+    version_valid: bool
+    risk: RiskAssessment
+    categorisation: Categorisation
+    trust: Trust
+    risk_override: str | None  # the maintainer-approved reason when policy allows a risky skill
+
+
+def score_skill(
+    skill: Skill, contents: Mapping[str, bytes], repository: RepositoryInfo, policy: Policy
+) -> Assessment:
+    history = repository.histories.get(skill.location.rel_folder)
+    versions = check_versions(skill, history)
+    skill.findings.extend(versions.findings)
+
+    risk = assess(skill, contents)
+    skill.findings.extend(risk.findings)
+    skill.risk_level = risk.level
+
+    categorisation = categorise(skill, policy.categories, policy.category_keywords)
+    skill.findings.extend(categorisation.findings)
+    skill.category = categorisation.category
+    skill.category_inferred = categorisation.inferred
+    skill.category_evidence = list(categorisation.evidence)
+    skill.tags = list(categorisation.tags)
+
+    trust = assess_trust(skill, policy, history, versions.valid, risk.level, repository.commit_time)
+    skill.findings.extend(trust.findings)
+    override = policy.risk_override(skill.id)
+    return Assessment(
+        versions.revisions, versions.valid, risk, categorisation, trust,
+        override.reason if override and _level_index(risk.level) <= _level_index(override.max_level) else None,
+    )  # fmt: skip
+
+
+def apply_severity_overrides(findings: list[Finding], severity: Mapping[str, str]) -> list[Finding]:
+    """The policy may raise, lower or switch off a rule for this registry."""
+    if not severity:
+        return findings
+    result = []
+    for finding in findings:
+        wanted = severity.get(finding.code)
+        if wanted == "off":
+            continue
+        if wanted is not None:
+            finding = dataclasses.replace(finding, severity=Severity(wanted))
+        result.append(finding)
+    return result
+
+
+def _level_index(level: str) -> int:
+    return ("low", "medium", "high", "critical").index(level)

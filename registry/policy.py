@@ -1,0 +1,304 @@
+"""registry.yaml: who publishes what, at which tier, and the registry's own rules.
+
+The file is validated against a JSON Schema (one place that documents every setting, see
+docs/policy.md) and then for what a schema cannot say: a namespace owned twice, an override
+for a rule that does not exist. Any problem stops the build with every message at once,
+since tiers and ownership cannot be guessed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from registry.config import Limits
+from registry.parse import safe_yaml
+
+TIERS = ("community", "verified", "official")
+RISK_LEVELS = ("low", "medium", "high", "critical")
+DEFAULT_CATEGORIES = ("development", "creative", "enterprise", "data", "devops", "other")
+POLICY_FILE = "registry.yaml"
+
+_LOGIN = {"type": "string", "pattern": "^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$"}
+_SLUG = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]*$"}
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "registry.yaml",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "title": {"type": "string", "description": "Site title."},
+        "maintainers": {
+            "type": "array", "items": _LOGIN, "uniqueItems": True,
+            "description": "GitHub logins of the registry's maintainers: they may change any namespace "
+            "and record overrides.",
+        },
+        "publishers": {
+            "type": "object",
+            "description": "Publisher name -> who they are and what they own.",
+            "propertyNames": _SLUG,
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "tier": {"enum": list(TIERS), "description": "community (default), verified or official."},
+                    "namespaces": {
+                        "type": "array", "items": _SLUG, "uniqueItems": True,
+                        "description": "First path segments of skill ids this publisher owns (default: its own name).",
+                    },
+                    "maintainers": {"type": "array", "items": _LOGIN, "uniqueItems": True},
+                    "display_name": {"type": "string"},
+                    "url": {"type": "string", "pattern": "^https?://"},
+                },
+            },
+        },
+        "categories": {
+            "type": "array",
+            "description": "The category list (default: development, creative, enterprise, data, devops, other).",
+            "items": {
+                "oneOf": [
+                    _SLUG,
+                    {
+                        "type": "object", "additionalProperties": False, "required": ["name"],
+                        "properties": {"name": _SLUG, "keywords": {"type": "array", "items": {"type": "string"}}},
+                    },
+                ]
+            },
+        },
+        "discovery": {
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                "exclude_risk": {
+                    "type": "array", "items": {"enum": list(RISK_LEVELS)}, "uniqueItems": True,
+                    "description": "Risk levels listed on the site but left out of the .well-known indexes "
+                    "(default: critical).",
+                }
+            },
+        },
+        "overrides": {
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                "severity": {
+                    "type": "object",
+                    "propertyNames": {"pattern": "^[A-Z][0-9]{3}$"},
+                    "additionalProperties": {"enum": ["error", "warning", "info", "off"]},
+                    "description": "Rule code -> severity for this registry.",
+                },
+                "risk": {
+                    "type": "array",
+                    "description": "Maintainer-approved exceptions to the risk gate.",
+                    "items": {
+                        "type": "object", "additionalProperties": False,
+                        "required": ["skill", "max_level", "reason", "approved_by"],
+                        "properties": {
+                            "skill": {"type": "string"},
+                            "max_level": {"enum": list(RISK_LEVELS)},
+                            "reason": {"type": "string", "minLength": 10},
+                            "approved_by": _LOGIN,
+                        },
+                    },
+                },
+            },
+        },
+        "limits": {
+            "type": "object", "additionalProperties": False,
+            "properties": {f.name: {"type": "integer", "minimum": 1} for f in dataclasses.fields(Limits)},
+        },
+    },
+}  # fmt: skip
+
+
+class PolicyError(ValueError):
+    def __init__(self, path: str, problems: list[str]):
+        super().__init__(f"{path}: " + "; ".join(problems))
+        self.path = path
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Publisher:
+    name: str
+    tier: str = "community"
+    namespaces: tuple[str, ...] = ()
+    maintainers: tuple[str, ...] = ()
+    display_name: str = ""
+
+
+@dataclass(frozen=True)
+class RiskOverride:
+    skill: str
+    max_level: str
+    reason: str
+    approved_by: str
+
+
+@dataclass(frozen=True)
+class Policy:
+    source: str | None = None  # where it was read from; None for the built-in default
+    title: str | None = None
+    maintainers: tuple[str, ...] = ()
+    publishers: Mapping[str, Publisher] = field(default_factory=dict)
+    categories: tuple[str, ...] = DEFAULT_CATEGORIES
+    category_keywords: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude_risk: tuple[str, ...] = ("critical",)
+    severity: Mapping[str, str] = field(default_factory=dict)
+    risk_overrides: tuple[RiskOverride, ...] = ()
+    limits: Limits = field(default_factory=Limits)
+
+    def owner_of(self, namespace: str) -> Publisher | None:
+        for publisher in self.publishers.values():
+            if namespace in publisher.namespaces:
+                return publisher
+        return None
+
+    def risk_override(self, skill_id: str) -> RiskOverride | None:
+        return next((o for o in self.risk_overrides if o.skill == skill_id), None)
+
+
+def find_policy(source: Path) -> Path | None:
+    """registry.yaml at the source root, else at the root of the git repository holding it."""
+    candidate = source / POLICY_FILE
+    if candidate.is_file():
+        return candidate
+    for parent in source.resolve().parents:
+        if (parent / ".git").exists():
+            candidate = parent / POLICY_FILE
+            return candidate if candidate.is_file() else None
+    return None
+
+
+def load_policy(path: Path | None, known_codes: frozenset[str] = frozenset()) -> Policy:
+    if path is None:
+        return Policy()
+    shown = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise PolicyError(shown, [f"cannot read: {err}"]) from err
+    try:
+        safe_yaml.check_bounds(text, max_depth=16, max_nodes=200_000)
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except safe_yaml.YamlLimitError as err:
+        raise PolicyError(shown, [str(err)]) from err
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        raise PolicyError(shown, [f"{where}invalid YAML: {getattr(err, 'problem', err)}"]) from err
+    return parse_policy(data if data is not None else {}, shown, known_codes)
+
+
+def parse_policy(data: Any, shown: str = POLICY_FILE, known_codes: frozenset[str] = frozenset()) -> Policy:
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    problems = [
+        f"{'.'.join(str(p) for p in error.absolute_path) or '(top level)'}: {_schema_message(error)}"
+        for error in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    ]
+    if problems:
+        raise PolicyError(shown, problems)
+
+    publishers: dict[str, Publisher] = {}
+    owners: dict[str, str] = {}
+    for name, entry in sorted((data.get("publishers") or {}).items()):
+        entry = entry or {}
+        namespaces = tuple(entry.get("namespaces") or [name])
+        for namespace in namespaces:
+            if namespace in owners:
+                problems.append(
+                    f"publishers.{name}.namespaces: namespace '{namespace}' is already owned by '{owners[namespace]}'"
+                )
+            owners.setdefault(namespace, name)
+        publishers[name] = Publisher(
+            name=name,
+            tier=entry.get("tier", "community"),
+            namespaces=namespaces,
+            maintainers=tuple(entry.get("maintainers") or ()),
+            display_name=entry.get("display_name", ""),
+        )
+    categories: list[str] = []
+    keywords: dict[str, tuple[str, ...]] = {}
+    for item in data.get("categories") or DEFAULT_CATEGORIES:
+        name = item if isinstance(item, str) else item["name"]
+        if name in categories:
+            problems.append(f"categories: '{name}' is listed twice")
+        categories.append(name)
+        if isinstance(item, dict) and item.get("keywords"):
+            keywords[name] = tuple(item["keywords"])
+    overrides = data.get("overrides") or {}
+    severity = dict(overrides.get("severity") or {})
+    if known_codes:
+        for code in sorted(severity):
+            if code not in known_codes:
+                problems.append(f"overrides.severity.{code}: no rule has this code (see docs/rules.md)")
+    maintainers = tuple(data.get("maintainers") or ())
+    risk_overrides = []
+    for index, item in enumerate(overrides.get("risk") or []):
+        if item["approved_by"] not in maintainers:
+            problems.append(f"overrides.risk.{index}.approved_by: '{item['approved_by']}' is not a registry maintainer")
+        risk_overrides.append(RiskOverride(item["skill"], item["max_level"], item["reason"], item["approved_by"]))
+    if problems:
+        raise PolicyError(shown, problems)
+    limits = dataclasses.replace(Limits(), **(data.get("limits") or {}))
+    exclude = tuple((data.get("discovery") or {}).get("exclude_risk", ["critical"]))
+    return Policy(
+        shown, data.get("title"), maintainers, publishers, tuple(categories), keywords, exclude, severity,
+        tuple(risk_overrides), limits,
+    )  # fmt: skip
+
+
+def _schema_message(error: jsonschema.ValidationError) -> str:
+    if error.validator == "enum":
+        return f"{error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
+    if error.validator == "additionalProperties":
+        return error.message.replace("Additional properties are not allowed", "unknown setting")
+    return error.message
+
+
+def policy_markdown() -> str:
+    """docs/policy.md, from the schema: one source for validation and documentation."""
+    lines = [
+        "# registry.yaml",
+        "",
+        "The registry's policy file, at the root of the registry repository (or beside `--source`,",
+        "or given with `--policy`). Generated from the schema in `registry/policy.py` by",
+        "`skill-registry docs`; a test fails when this file is out of date.",
+        "",
+        "| setting | type | meaning |",
+        "| --- | --- | --- |",
+    ]
+
+    def walk(node: dict, prefix: str) -> None:
+        for name, spec in node.get("properties", {}).items():
+            key = f"{prefix}{name}"
+            lines.append(f"| `{key}` | {_type_of(spec)} | {spec.get('description', '')} |")
+            walk(spec, key + ".")
+            if isinstance(spec.get("additionalProperties"), dict):
+                walk(spec["additionalProperties"], key + ".<name>.")
+            if isinstance(spec.get("items"), dict):
+                walk(spec["items"], key + "[].")
+
+    walk(SCHEMA, "")
+    lines += [
+        "",
+        "Checks beyond the schema: a namespace may be owned by one publisher only; severity overrides",
+        "must name existing rule codes; risk overrides must be approved by a registry maintainer.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _type_of(spec: dict) -> str:
+    if "enum" in spec:
+        return " \\| ".join(f"`{v}`" for v in spec["enum"])
+    if "oneOf" in spec:
+        return "name or {name, keywords}"
+    kind = spec.get("type", "")
+    if kind == "array" and isinstance(spec.get("items"), dict):
+        inner = spec["items"]
+        return f"list of {_type_of(inner) if 'enum' in inner or 'oneOf' in inner else inner.get('type', 'item')}"
+    return str(kind)

@@ -1,0 +1,385 @@
+"""Static risk analysis of a skill: what its files would make an agent do, never by running them.
+
+`assess(skill, contents)` reads SKILL.md (frontmatter and body), every Markdown reference, every
+script and data file, and the parsed frontmatter fields, and returns a `RiskAssessment`: a level,
+the findings that explain it (rule code, file, line, column, the matched text, why it matters and
+what to change) and one line per contributing rule for the skill's page.
+
+Where the text is decides what it means (risk_text.py). Commands count in fenced code blocks,
+scripts, the frontmatter and data files; the strongest shapes (a download piped to a shell, a
+decoded payload executed, a reverse shell, a planted SSH key, a password-protected archive
+download) also in inline code and sentences, because malicious skills ask the user or the agent
+to paste them. Nothing fires on text that warns against a practice ("never pipe curl to sh": the
+line, the line before it or the introduction of a code block says never, avoid, dangerous,
+malicious, detect, blocked, ❌ ...), on detection patterns (wolffi.sh `danger_patterns` and
+`confirm_patterns`, `pattern:` entries, regular expressions), or on script comments. Reading
+`$GITHUB_TOKEN` to call an API is normal and never fires; sending files of keys, the whole
+environment, or a secret to a host without an accountable owner does.
+
+Levels. Each rule has a level (`RULES`, documented in docs/rules.md); the skill's level is the
+highest level among its findings, `low` when nothing fired, then raised to `critical` when
+signals combine in the same skill:
+
+1. credential access (R010, R011) together with exfiltration (R020-R022): reading secrets and
+   talking to an unaccountable host is the shape of a stealer;
+2. obfuscation (R050, R051) together with remote code execution, credential access or
+   exfiltration (R001-R005, R010-R011, R020-R022): hidden code next to a dangerous action;
+3. persistence (R040-R043) together with remote code execution or exfiltration: something that
+   survives the skill and runs or sends code;
+4. prompt injection or hidden text (R060-R064) together with remote code execution, credential
+   access, exfiltration or a destructive command: instructions to the model paired with the means.
+
+Some shapes are critical on their own: code from an untrusted host (raw IP, paste or file-drop
+site, tunnel, shortener, dynamic DNS) run by a shell, a decoded payload executed, a reverse
+shell, a password-protected archive download, secrets or the environment sent over the network,
+a hard-coded key planted in authorized_keys. A download from a named HTTPS host piped to a shell
+(the install line of many real tools) is high: a reviewer should check the host.
+
+Bounds: files over 2 MB and binaries (a NUL byte in the first 8 KB) are skipped; a rule reports
+at most 5 findings per file and 20 per skill (the level still counts every match); every regex
+has bounded gaps. The same bytes always give the same assessment.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from registry.model import Finding, Skill
+from registry.score import risk_rules as R
+from registry.score.risk_detect import FILE_DETECTORS, LINE_DETECTORS, Hit, describes_pattern
+from registry.score.risk_rules import CATEGORIES, LEVELS, RULES, RiskRule
+from registry.score.risk_text import CODE, TextFile, read_files
+
+__all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess"]
+
+PER_FILE = 5
+PER_SKILL = 20
+EXCERPT = 120
+_MAX_LINE_FOR_PATTERNS = 2000
+_MAX_PATTERN_LINES = 5000
+
+# Findings of a rule on a line make these weaker ones on the same line redundant.
+_SUPERSEDES = {
+    "R002": {"R001", "R021", "R022"},
+    "R003": {"R050", "R001"},
+    "R004": {"R022", "R021"},
+    "R020": {"R010", "R021", "R022"},
+    "R040": {"R041"},
+}
+_COMMAND_CATEGORIES = frozenset({"rce", "credentials", "exfiltration", "destructive", "persistence"})
+_ALWAYS = frozenset({"R050", "R051", "R062", "R063", "R064"})  # hidden content: warnings do not excuse it
+
+# (rules on one side, rules on the other, where both must be, why the pair is critical)
+ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
+    (
+        frozenset({"R010", "R011"}),
+        frozenset({"R020", "R021", "R022"}),
+        "skill",
+        "credential access combined with exfiltration",
+    ),
+    (
+        frozenset({"R050", "R051"}),
+        frozenset({"R010", "R011", "R021", "R022"}),
+        "skill",
+        "obfuscated content alongside credential access or exfiltration",
+    ),
+    (frozenset({"R050", "R051"}), frozenset({"R001"}), "block", "obfuscated content next to a download run by a shell"),
+    (
+        frozenset({"R041", "R042", "R043"}),
+        frozenset({"R021", "R022"}),
+        "skill",
+        "persistence combined with an unaccountable network destination",
+    ),
+    (frozenset({"R041", "R042", "R043"}), frozenset({"R001"}), "block", "a persistent job that runs downloaded code"),
+    (
+        frozenset({"R060", "R061", "R062", "R063"}),
+        frozenset({"R001", "R010", "R011", "R021", "R022", "R030", "R031"}),
+        "skill",
+        "hidden or overriding instructions alongside a dangerous action",
+    ),
+)
+
+_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+_INVISIBLE = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class Item:
+    finding: Finding
+    rule: RiskRule
+    params: dict
+    block: tuple[str, int] | None = None  # (file, code block) for escalations that need both in one place
+
+
+@dataclass(frozen=True)
+class RiskAssessment:
+    level: str  # low when nothing fired
+    findings: tuple[Finding, ...]
+    reasons: tuple[str, ...]
+
+
+def show(text: str) -> str:
+    """One line of matched text for a finding: invisible characters made visible, trimmed."""
+    text = " ".join(text.split("\n"))
+    text = _INVISIBLE.sub(lambda m: f"⟦U+{ord(m.group(0)):04X}⟧", text)
+    text = _CONTROL.sub(lambda m: f"⟦U+{ord(m.group(0)):04X}⟧", text).strip()
+    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
+
+
+def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
+    shown = skill.location.rel_folder
+    files = read_files(contents, shown, _body_line(skill), _frontmatter_keys(contents.get("SKILL.md")))
+    hits: list[Hit] = []
+    for file in files:
+        hits += _scan(file)
+    skill_md_path = "SKILL.md" if shown in (".", "") else f"{shown}/SKILL.md"
+    findings: list[Item] = []
+    for hit in hits:
+        line, column = hit.line.locate(hit.start)
+        excerpt = show(hit.line.text[hit.start : hit.end])
+        finding = hit.rule.at(hit.line.path, line, column, excerpt=excerpt, **hit.params)
+        findings.append(Item(finding, hit.rule, hit.params, (hit.line.path, hit.line.block)))
+    findings += _metadata_findings(skill, skill_md_path)
+    findings += _danger_pattern_findings(skill, files, skill_md_path)
+    return _combine(findings)
+
+
+def _body_line(skill: Skill) -> int:
+    document = skill.document
+    return document.body_line if document.body_line and document.body_line > 1 else 1
+
+
+def _frontmatter_keys(data: bytes | None) -> list[tuple[int, str]]:
+    """(1-based line, key) of each top-level frontmatter key, found without trusting the YAML parse."""
+    if not isinstance(data, bytes | bytearray):
+        return []
+    text = bytes(data[:262_144]).decode("utf-8", errors="replace").removeprefix("\ufeff")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    keys: list[tuple[int, str]] = []
+    for number, line in enumerate(lines[1:], start=2):
+        if line.rstrip() == "---":
+            break
+        match = _TOP_KEY.match(line)
+        if match:
+            keys.append((number, match.group(1)))
+    return keys
+
+
+def _scan(file: TextFile) -> list[Hit]:
+    found: list[Hit] = []
+    per_rule: dict[str, int] = {}
+    seen: set[tuple[str, int, int]] = set()
+    for index, line in enumerate(file.lines):
+        lower = line.text.lower()
+        line_hits: list[Hit] = []
+        for detector, needles, contexts in LINE_DETECTORS:
+            if line.context not in contexts or not any(n in lower for n in needles):
+                continue
+            for hit in detector(file, index, line, lower):
+                if _accepted(hit):
+                    line_hits.append(hit)
+        found += _keep(_resolve(line_hits), per_rule, seen)
+    for file_detector in FILE_DETECTORS:
+        found += _keep([hit for hit in file_detector(file) if _accepted(hit)], per_rule, seen)
+    return found
+
+
+def _accepted(hit: Hit) -> bool:
+    rule, line = hit.rule, hit.line
+    if line.context not in rule.contexts:
+        return False
+    if rule.code in _ALWAYS:
+        return True
+    if line.warns(hit.start, hit.end):
+        return False
+    return not (rule.category in _COMMAND_CATEGORIES and describes_pattern(line, line.text[hit.start : hit.end]))
+
+
+def _resolve(hits: list[Hit]) -> list[Hit]:
+    codes = {hit.rule.code for hit in hits}
+    weaker = set().union(*(_SUPERSEDES.get(code, set()) for code in codes)) if codes else set()
+    unique: dict[tuple[str, int], Hit] = {}
+    for hit in hits:
+        if hit.rule.code not in weaker:
+            unique.setdefault((hit.rule.code, hit.start), hit)
+    return list(unique.values())
+
+
+def _keep(hits: list[Hit], per_rule: dict[str, int], seen: set[tuple[str, int, int]]) -> list[Hit]:
+    """Drop a second report of the same place (prose and its inline code), then cap each rule."""
+    kept = []
+    for hit in hits:
+        place = (hit.rule.code, *hit.line.locate(hit.start))
+        if place in seen:
+            continue
+        seen.add(place)
+        count = per_rule.get(hit.rule.code, 0)
+        per_rule[hit.rule.code] = count + 1
+        if count < PER_FILE:
+            kept.append(hit)
+    return kept
+
+
+# -- rules over parsed fields --------------------------------------------------------------
+
+_SHELL_NAMES = r"(?:ba|z|da|k|fi|c|tc|a)?sh|sudo|su|eval|env|exec|xargs|powershell|pwsh|cmd"
+_UNRESTRICTED_TOOL = re.compile(
+    r"^(?:bash|shell|sh|powershell|terminal|run_shell_command|execute_command|run_terminal_cmd)$"
+    r"|^(?:bash|shell|powershell)\(\s*(?:\*|\*\s*:\s*\*|:\s*\*|\*\*|(?:" + _SHELL_NAMES + r")(?:\s*:\s*\*|\s+\*)?)\s*\)$",
+    re.IGNORECASE,
+)
+_PLACEHOLDER = re.compile(r"^\{\{[^}]*\}\}$")
+
+
+def _metadata_findings(skill: Skill, path: str) -> list[Item]:
+    out: list[Item] = []
+    key_lines = skill.document.key_lines
+    for tool in skill.allowed_tools:
+        if not isinstance(tool, str) or not _UNRESTRICTED_TOOL.match(tool.strip()):
+            continue
+        bare = "(" not in tool
+        what = (
+            f"allowed-tools grants `{tool}` with no command filter, so any shell command runs without a prompt"
+            if bare or "*" in tool.split("(", 1)[1].split(":", 1)[0]
+            else f"allowed-tools grants `{tool}`, a shell or wrapper that can run any other command"
+        )
+        params = {"what": what, "summary": f"allowed-tools grants {tool}"}
+        line = key_lines.get("allowed-tools")
+        finding = R.UNRESTRICTED_SHELL.at(path, line, 1 if line else None, excerpt=show(tool), **params)
+        out.append(Item(finding, R.UNRESTRICTED_SHELL, params))
+        break
+    for tool in skill.tools:
+        command = tool.command or []
+        if not command:
+            continue
+        program = str(command[0]).rsplit("/", 1)[-1].lower()
+        shell_script = program in ("sh", "bash", "zsh", "dash", "cmd", "cmd.exe", "powershell", "pwsh") and any(
+            str(a).lower() in ("-c", "/c", "-command", "-lc", "-ic") for a in command[1:]
+        )
+        arbitrary = _PLACEHOLDER.match(str(command[0])) is not None
+        if not (arbitrary or (shell_script and any("{{" in str(a) for a in command[1:]))):
+            continue
+        what = f"tool '{tool.name}' runs {'any program named by a parameter' if arbitrary else 'a shell script built from its parameters'}"
+        params = {"what": what, "summary": f"tool '{tool.name}' is an unrestricted shell"}
+        excerpt = show(tool.command_text or " ".join(str(a) for a in command))
+        finding = R.UNRESTRICTED_SHELL.at(path, tool.line, None, excerpt=excerpt, **params)
+        out.append(Item(finding, R.UNRESTRICTED_SHELL, params))
+    if skill.settings.get("network") is True:
+        line = key_lines.get("network")
+        finding = R.NETWORK_ACCESS.at(path, line, 1 if line else None, excerpt="network: true")
+        out.append(Item(finding, R.NETWORK_ACCESS, {}))
+    return out
+
+
+def _compile_js(pattern: str) -> re.Pattern[str] | None:
+    """A wolffi.sh (JavaScript) pattern as a Python regex, or None when unsafe or unreadable."""
+    if not isinstance(pattern, str) or not pattern or len(pattern) > 500:
+        return None
+    # Nested quantifiers such as (a+)+ can backtrack for ever; Python's re has no timeout.
+    if re.search(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]", pattern):
+        return None
+    translated = re.sub(r"\(\?<([A-Za-z_]\w*)>", r"(?P<\1>", pattern)
+    translated = re.sub(r"\\k<([A-Za-z_]\w*)>", r"(?P=\1)", translated)
+    try:
+        return re.compile(translated, re.IGNORECASE)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return None
+
+
+def _danger_pattern_findings(
+    skill: Skill, files: list[TextFile], skill_md_path: str
+) -> list[Item]:
+    """wolffi.sh danger patterns tested against the skill's own commands: code lines and tool commands."""
+    if not skill.danger_patterns:
+        return []
+    commands: list[tuple[str, int | None, int | None, str]] = []  # (text, line, column, path)
+    for file in files:
+        for line in file.lines:
+            if line.context == CODE and len(commands) < _MAX_PATTERN_LINES:
+                number, column = line.locate(0)
+                commands.append((line.text[:_MAX_LINE_FOR_PATTERNS], number, column, line.path))
+    for tool in skill.tools:
+        if tool.command_text:
+            commands.append((tool.command_text[:_MAX_LINE_FOR_PATTERNS], tool.line, None, skill_md_path))
+    out: list[Item] = []
+    reported: set[tuple[str, int | None]] = set()
+    for pattern in skill.danger_patterns:
+        compiled = _compile_js(pattern.pattern)
+        if compiled is None:
+            continue
+        count = 0
+        for text, number, column, path in commands:
+            match = compiled.search(text)
+            if match is None or (path, number) in reported:
+                continue
+            reported.add((path, number))
+            params = {"pattern": pattern.pattern, "reason": pattern.reason or pattern.level or "no reason given"}
+            start = column + match.start() if column is not None else None
+            finding = R.OWN_DANGER_PATTERN.at(path, number, start, excerpt=show(text[match.start() : match.end()] or text), **params)
+            out.append(Item(finding, R.OWN_DANGER_PATTERN, params))
+            count += 1
+            if count >= PER_FILE:
+                break
+    return out
+
+
+# -- levels --------------------------------------------------------------------------------
+
+
+def _rank(level: str) -> int:
+    return LEVELS.index(level)
+
+
+def _combine(items: list[Item]) -> RiskAssessment:
+    items.sort(key=lambda item: item.finding.sort_key())
+    by_rule: dict[str, list[Item]] = {}
+    for item in items:
+        by_rule.setdefault(item.rule.code, []).append(item)
+    if not by_rule:
+        return RiskAssessment("low", (), ())
+    rules = {code: entries[0].rule for code, entries in by_rule.items()}
+    level = max((rule.level for rule in rules.values()), key=_rank)
+    reasons: list[str] = []
+    for code in sorted(rules, key=lambda c: (-_rank(rules[c].level), c)):
+        item = by_rule[code][0]
+        finding, rule = item.finding, item.rule
+        where = f"{finding.path}:{finding.line}" if finding.line else finding.path
+        more = len(by_rule[code]) - 1
+        extra = f" (and {more} more)" if more else ""
+        reasons.append(f"{code} {CATEGORIES[rule.category]} ({rule.level}): {_safe_summary(rule, item.params)} in {where}{extra}")
+    for first, second, scope, text in ESCALATIONS:
+        involved = _combined(by_rule, first, second, scope)
+        if involved:
+            reasons.append(f"escalated to critical: {text} ({', '.join(involved)})")
+            level = "critical"
+    findings = [item.finding for code in sorted(by_rule) for item in by_rule[code][:PER_SKILL]]
+    return RiskAssessment(level, tuple(sorted(findings, key=lambda f: f.sort_key())), tuple(reasons))
+
+
+def _combined(by_rule: dict[str, list[Item]], first: frozenset[str], second: frozenset[str], scope: str) -> list[str]:
+    """The rule codes that make a combination hold, or [] when it does not."""
+    ones = [item for code in sorted(first & by_rule.keys()) for item in by_rule[code]]
+    others = [item for code in sorted(second & by_rule.keys()) for item in by_rule[code]]
+    if not ones or not others:
+        return []
+    if scope == "skill":
+        return sorted({item.rule.code for item in ones + others})
+    blocks = {item.block for item in ones if item.block is not None}
+    together = [item for item in others if item.block in blocks]
+    if not together:
+        return []
+    shared = {item.block for item in together}
+    return sorted({item.rule.code for item in ones + together if item.block in shared})
+
+
+def _safe_summary(rule: RiskRule, params: dict) -> str:
+    try:
+        return rule.summarise(**params)
+    except (KeyError, IndexError, ValueError):
+        return rule.title
+

@@ -1,0 +1,862 @@
+"""Detectors for the risk rules: bounded regular expressions over logical lines, never execution.
+
+Each detector reads one line (with its file around it for the few shapes that span lines) and
+yields `Hit`s: a rule, the matched span and the parameters of the rule's message. Every regex
+here has bounded gaps (`{0,300}`) so a hostile 2 MB line costs linear time, and each detector
+has cheap substring needles checked first.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from registry.dialects.standard import in_emoji_sequence
+from registry.score import risk_rules as R
+from registry.score.risk_rules import RiskRule
+from registry.score.risk_text import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
+
+
+@dataclass(frozen=True)
+class Hit:
+    rule: RiskRule
+    line: Line
+    start: int
+    end: int
+    params: dict[str, Any]
+
+
+# -- hosts ---------------------------------------------------------------------------------
+
+_URL = r"(?:https?|ftp)://[^\s'\"`<>|;)\]}\\,]+"
+URL = re.compile(_URL, re.IGNORECASE)
+
+SUSPICIOUS_HOSTS: dict[str, tuple[str, ...]] = {
+    "a paste site": (
+        "pastebin.com", "paste.ee", "hastebin.com", "ghostbin.com", "ghostbin.co", "rentry.co", "rentry.org",
+        "termbin.com", "ix.io", "sprunge.us", "dpaste.com", "dpaste.org", "controlc.com", "privatebin.net",
+        "justpaste.it", "paste.rs", "pastes.io",
+    ),
+    "an anonymous file-drop host": (
+        "transfer.sh", "file.io", "0x0.st", "temp.sh", "tmpfiles.org", "catbox.moe", "gofile.io", "anonfiles.com",
+        "bashupload.com", "oshi.at", "filebin.net", "uguu.se", "pixeldrain.com", "send.now", "x0.at",
+    ),
+    "a request-capture service": (
+        "webhook.site", "requestbin.com", "requestbin.net", "pipedream.net", "hookbin.com", "beeceptor.com",
+        "requestcatcher.com", "postb.in", "ptsv2.com", "ptsv3.com", "interact.sh", "interactsh.com", "oast.fun",
+        "oast.live", "oast.site", "oast.online", "oast.pro", "oast.me", "burpcollaborator.net", "oastify.com",
+        "canarytokens.com", "dnslog.cn", "ceye.io", "webhook.cool",
+    ),
+    "a tunnel endpoint": (
+        "ngrok.io", "ngrok-free.app", "ngrok.app", "ngrok-free.dev", "trycloudflare.com", "serveo.net", "loca.lt",
+        "localtunnel.me", "localhost.run", "lhr.life", "bore.pub", "pinggy.link",
+    ),
+    "a URL shortener": (
+        "bit.ly", "tinyurl.com", "is.gd", "cutt.ly", "rb.gy", "shorturl.at", "goo.gl", "ow.ly", "tiny.cc", "v.gd",
+        "rebrand.ly", "t.ly", "s.id",
+    ),
+    "a dynamic-DNS host": (
+        "duckdns.org", "ddns.net", "no-ip.org", "no-ip.com", "hopto.org", "zapto.org", "sytes.net", "dynu.net",
+        "freedns.afraid.org", "servehttp.com", "myftp.org",
+    ),
+}  # fmt: skip
+_CAPTURE_KINDS = ("a paste site", "an anonymous file-drop host", "a request-capture service")
+RAW_IP = "a raw IP address"
+
+
+def url_host(url: str) -> str | None:
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:
+        return None
+    return host.rstrip(".").lower() if host else None
+
+
+def public_ip(host: str) -> bool:
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return address.is_global and not address.is_multicast
+
+
+def host_kind(host: str | None) -> str | None:
+    """Why a host has no accountable owner ('a raw IP address', 'a paste site', ...), or None."""
+    if not host:
+        return None
+    if public_ip(host):
+        return RAW_IP
+    for kind, domains in SUSPICIOUS_HOSTS.items():
+        for domain in domains:
+            if host == domain or host.endswith("." + domain):
+                return kind
+    return None
+
+
+# -- shared shapes -------------------------------------------------------------------------
+
+# Where a command starts: line start, after a separator, after sudo/xargs/..., or inside a
+# string handed to a shell (`system("…`, `bash -c '…`).
+_CMD_POS = (
+    r"(?:^|[;&|({`]\s*|\$\(\s*|\b(?:sudo|then|do|else|exec|xargs|nohup|time|-c)\s+(?:-\S+\s+)*"
+    r"|\b(?:system|run|call|check_call|check_output|Popen|execSync|spawnSync|shell_exec|passthru)\s*\(\s*\[?\s*[fr]?)"
+    r"['\"]?\s*"
+)
+_SHELLS = r"(?:/usr)?(?:/local)?(?:/bin/)?(?:ba|z|da|k|fi|tc|c|a)?sh"
+_RUNNERS = _SHELLS + r"|python[0-9.]*|node(?:js)?|perl|ruby|php|iex|invoke-expression|source"
+_DOWNLOADERS = r"curl|wget|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod"
+_INTERPRETERS = ("python", "node", "perl", "ruby", "php")
+
+# Lines that define detection patterns rather than run anything.
+_PATTERN_LINE = re.compile(
+    r"""^\s*(?:[-*]\s*)?["']?(?:pattern|patterns|regex|regexp|match|matches|danger_patterns|confirm_patterns|"""
+    r"""deny|denylist|blocklist|blocked|signature|signatures|rule|rules|example_bad|bad)["']?\s*[:=]""",
+    re.IGNORECASE,
+)
+_REGEX_CALL = re.compile(r"\bre\.(?:compile|search|match|fullmatch|findall|finditer|sub)\s*\(|\bnew\s+RegExp\s*\(|/[gimsuy]*\.test\s*\(")
+_REGEXY = re.compile(r"\\[sSbBdDwW]|\.\*|\.\+|\[\^|\(\?[:=!<P]|\\\||\[\\")
+
+
+def describes_pattern(line: Line, excerpt: str) -> bool:
+    """The text is a detection pattern (a YAML `pattern:` entry, a regex), not a command."""
+    return bool(_PATTERN_LINE.match(line.text) or _REGEX_CALL.search(line.text) or _REGEXY.search(excerpt))
+
+
+# -- R001 / R002: downloads executed -------------------------------------------------------
+
+_PIPE_EXEC = re.compile(
+    r"\b(?P<tool>" + _DOWNLOADERS + r")\b(?P<args>[^|\n]{0,500}?)"
+    r"(?:\|\s*(?:tee|cat|gunzip|zcat|gzip\s+-d|tr|sed|dos2unix)\b[^|\n]{0,120})*"
+    r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?"
+    r"(?P<runner>" + _RUNNERS + r")\b(?P<rest>[^|;&\n)]{0,80})",
+    re.IGNORECASE,
+)
+_SUBST_EXEC = re.compile(
+    r"(?P<runner>\b(?:" + _SHELLS + r"|source|eval|exec|python[0-9.]*|perl|ruby|node)\b|(?:^|[;&|]\s*)\.)"
+    r"\s+(?:-\w+\s+)*(?:<\(|\"?\$\(|\"?`)\s*(?P<tool>" + _DOWNLOADERS + r")\b(?P<args>[^)`\n]{0,500})",
+    re.IGNORECASE,
+)
+_PS_EXEC = re.compile(
+    r"\b(?P<runner>iex|invoke-expression)\b\s*\(?\s*\(*\s*(?P<tool>new-object\s+(?:system\.)?net\.webclient\s*\)\s*\.\s*"
+    r"download(?:string|data)|iwr|irm|invoke-webrequest|invoke-restmethod)\b(?P<args>[^\n]{0,300})",
+    re.IGNORECASE,
+)
+_LANG_EXEC = re.compile(
+    r"\b(?P<runner>exec|eval|new\s+Function)\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?"
+    r"(?P<tool>requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch)\s*\((?P<args>[^\n]{0,300})",
+    re.IGNORECASE,
+)
+_DOWNLOAD_URL = re.compile(r"\b(?:" + _DOWNLOADERS + r")\b[^\n|;&]{0,300}?(?P<url>" + _URL + ")", re.IGNORECASE)
+_EXEC_AFTER = re.compile(
+    r"(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:chmod\s+[^\n;&|]{0,40}\+?x\b|" + _SHELLS + r"\s+[^\s-]|\./\S|/tmp/\S"
+    r"|python[0-9.]*\s+[^\s-]|open\s+\S|start\s+\S|msiexec\b)",
+    re.IGNORECASE,
+)
+_EXEC_NEXT = re.compile(
+    r"^\s*(?:sudo\s+)?(?:chmod\s+[^\n;&|]{0,40}\+?x\b|" + _SHELLS + r"\s+[^\s-]|\./\S|/tmp/\S|open\s+\S|start\s+\S)",
+    re.IGNORECASE,
+)
+_VARIABLE = re.compile(r"\$\{?\w+\}?|%\w+%")
+
+
+def _stdin_runner(runner: str, rest: str) -> bool:
+    """Does `… | runner rest` execute what arrives on standard input?"""
+    name = runner.lower().rsplit("/", 1)[-1]
+    words = rest.split()
+    first = words[0] if words else ""
+    if name.startswith(_INTERPRETERS):
+        return first in ("", "-", "--", "-s", "-u")
+    if name in ("iex", "invoke-expression", "source"):
+        return True
+    return not first.startswith("-c")
+
+
+def _download_target(args: str) -> tuple[str, str | None]:
+    url = URL.search(args)
+    if url:
+        return url.group(0), url_host(url.group(0))
+    variable = _VARIABLE.search(args)
+    return (variable.group(0) if variable else "a script"), None
+
+
+def _rce_hit(line: Line, match: re.Match, url: str, host: str | None, how: str, runner: str) -> Hit:
+    kind = host_kind(host)
+    insecure = url.lower().startswith("http://") and not kind
+    what = "downloads" + (" over plain HTTP" if insecure else "")
+    params = {"what": what, "url": url, "how": how, "host": host or "the download host", "runner": runner}
+    if kind:
+        return Hit(R.UNTRUSTED_DOWNLOAD_EXECUTED, line, match.start(), match.end(), {**params, "host_kind": kind})
+    return Hit(R.DOWNLOAD_EXECUTED, line, match.start(), match.end(), params)
+
+
+def detect_remote_exec(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    found = False
+    for match in _PIPE_EXEC.finditer(line.text):
+        runner = match.group("runner")
+        if not _stdin_runner(runner, match.group("rest")):
+            continue
+        url, host = _download_target(match.group("args"))
+        if not (URL.search(match.group("args")) or _VARIABLE.search(match.group("args"))):
+            continue
+        found = True
+        yield _rce_hit(line, match, url, host, f"pipes it into {runner}", runner)
+    for pattern in (_SUBST_EXEC, _PS_EXEC, _LANG_EXEC):
+        for match in pattern.finditer(line.text):
+            args = match.group("args")
+            if pattern is _SUBST_EXEC and not (URL.search(args) or _VARIABLE.search(args)):
+                continue
+            url, host = _download_target(args)
+            runner = " ".join(match.group("runner").split()).lstrip(";&| ") or "."
+            found = True
+            yield _rce_hit(line, match, url, host, f"runs it with {runner}", runner)
+    if found or line.context not in (CODE, CONFIG, DATA, INLINE):
+        return
+    # Two steps: download from an untrusted host, then make it executable or run it.
+    for match in _DOWNLOAD_URL.finditer(line.text):
+        url = match.group("url")
+        host = url_host(url)
+        kind = host_kind(host)
+        if not kind:
+            continue
+        after = _EXEC_AFTER.search(line.text, match.end())
+        end = after.end() if after else match.end()
+        if after is None:
+            following = file.lines[index + 1 : index + 4]
+            if not any(n.block == line.block and n.context == CODE and _EXEC_NEXT.search(n.text) for n in following):
+                continue
+        params = {"what": "downloads", "url": url, "host": host, "host_kind": kind, "runner": "the shell",
+                  "how": "then runs the downloaded file"}  # fmt: skip
+        yield Hit(R.UNTRUSTED_DOWNLOAD_EXECUTED, line, match.start(), end, params)
+        return
+
+
+# -- R003: decoded payloads ----------------------------------------------------------------
+
+_DECODER = (
+    r"(?:base64\s+(?:-\w+\s+)*(?:-\w*[dD]\w*|--decode)|openssl\s+(?:base64|enc\s+-base64)\s+-d|"
+    r"xxd\s+(?:-\w+\s+)*-r|certutil(?:\.exe)?\s+-decode)"
+)
+_DECODE_PIPE = re.compile(
+    r"\b" + _DECODER + r"[^|\n]{0,200}?(?:\|\s*(?:gunzip|zcat|gzip\s+-d|xz\s+-d|bzip2\s+-d|rev|tr\b[^|\n]{0,40})[^|\n]{0,40})*"
+    r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?P<runner>" + _SHELLS + r"|python[0-9.]*|perl|ruby|node|php|iex)\b(?P<rest>[^|;&\n)]{0,40})",
+    re.IGNORECASE,
+)
+_DECODE_SUBST = re.compile(
+    r"\b(?:eval|exec|" + _SHELLS + r"\s+(?:-\w+\s+)*-c|source|python[0-9.]*\s+-c)\s+[\"']?(?:\$\(|`|<\()"
+    r"[^)`\n]{0,300}?\b" + _DECODER,
+    re.IGNORECASE,
+)
+_DECODE_LANG = re.compile(
+    r"\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.(?:b64|b32|b16|a85|b85|urlsafe_b64)decode|b64decode|"
+    r"zlib\.decompress|gzip\.decompress|lzma\.decompress|bz2\.decompress|codecs\.decode|bytes\.fromhex|"
+    r"bytearray\.fromhex|marshal\.loads|binascii\.(?:a2b_base64|unhexlify)|__import__\s*\(\s*['\"](?:base64|zlib|codecs|marshal))"
+    r"|\b(?:eval|Function)\s*\(\s*(?:atob|unescape|Buffer\.from)\s*\("
+    r"|\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,80}?\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/]{40,}={0,2}"
+    r"|\b(?:iex|invoke-expression)\b[^\n]{0,200}?frombase64string|frombase64string[^\n]{0,300}?\|\s*(?:iex|invoke-expression)\b",
+    re.IGNORECASE,
+)
+
+
+def _encoding(text: str) -> str:
+    lower = text.lower()
+    if "xxd" in lower or "hex" in lower:
+        return "hex"
+    if "decompress" in lower:
+        return "compressed"
+    if "marshal" in lower:
+        return "marshalled"
+    if "unescape" in lower:
+        return "escaped"
+    return "base64"
+
+
+def detect_decoded_exec(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    for pattern in (_DECODE_PIPE, _DECODE_SUBST, _DECODE_LANG):
+        for match in pattern.finditer(line.text):
+            if pattern is _DECODE_PIPE and not _stdin_runner(match.group("runner"), match.group("rest")):
+                continue
+            encoding = _encoding(match.group(0))
+            yield Hit(R.DECODED_PAYLOAD_EXECUTED, line, match.start(), match.end(), {"encoding": encoding})
+
+
+# -- R004: reverse shells ------------------------------------------------------------------
+
+_REVERSE = re.compile(
+    r"(?P<tcp>\s-i\b[^\n]{0,60}?[<>]&?\s*/dev/(?:tcp|udp)/[\w.:-]+/\d+|/dev/(?:tcp|udp)/[\w.:-]+/\d+[^\n]{0,40}?(?:0>&1|0<&1))"
+    r"|(?P<nc>\b(?:nc|ncat|netcat)\b[^\n|;&]{0,80}?\s-(?:e|c)\s*['\"]?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da)?sh|cmd(?:\.exe)?)\b)"
+    r"|(?P<socat>\bsocat\b[^\n]{0,120}?\bexec:['\"]?(?:(?:/usr)?/bin/)?(?:ba|z)?sh)"
+    r"|(?P<fifo>\bmkfifo\b[^\n]{0,200}?\|\s*(?:nc|ncat|netcat)\b)"
+    r"|(?P<py>socket\.socket\([^\n]{0,300}?(?:\.dup2\(|pty\.spawn\())",
+    re.IGNORECASE,
+)
+_REVERSE_HOW = {
+    "tcp": "an interactive shell over /dev/tcp",
+    "nc": "netcat running a shell",
+    "socat": "socat running a shell",
+    "fifo": "a named pipe through netcat",
+    "py": "a Python socket wired to a shell",
+}
+
+
+def detect_reverse_shell(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    for match in _REVERSE.finditer(line.text):
+        how = _REVERSE_HOW[match.lastgroup or "tcp"]
+        yield Hit(R.REVERSE_SHELL, line, match.start(), match.end(), {"how": how})
+
+
+# -- R005: password-protected archives -----------------------------------------------------
+
+_ARCHIVE_LINK = re.compile(r"(?:https?|ftp)://[^\s'\"`<>|;)\]}\\,]+?\.(?:zip|7z|rar)(?=$|[\s'\"`<>|;)\]},?#])", re.I)
+_PASSWORD_GIVEN = re.compile(
+    r"\b(?:password|passwd|passcode|passphrase|pass|pwd|kennwort|contraseña|senha|mot\s+de\s+passe)\b\s*"
+    r"(?:is\s*)?[:=：\-]?\s*[\"'`*«“]*(?P<pw>[^\s\"'`*«»“”,;)(\]]{3,40})",
+    re.IGNORECASE,
+)
+_PASSWORD_EXTRACT = re.compile(
+    r"\b(?:unzip\s+(?:-\w+\s+)*-P\s*['\"]?(?P<a>[^\s'\"]+)|7z[az]?\s+[xe]\b[^\n]{0,120}?\s-p['\"]?(?P<b>[^\s'\"-][^\s'\"]*)"
+    r"|unrar\s+[xe]\b[^\n]{0,120}?\s-p['\"]?(?P<c>[^\s'\"-][^\s'\"]*))",
+)
+_PLACEHOLDER = re.compile(
+    r"^(?:[<{$%\[]|\.\.\.|x{3,}$|\*+$|(?:your|my|the|this|that|same|required|optional|prompt|none|null|empty|"
+    r"protected|provided|below|above|here|set|is|of|and|for|to|if|when|manager|reset|field|file|hash|"
+    r"password|passwd|pwd|secret|changeme)\b)",
+    re.IGNORECASE,
+)
+_DOWNLOAD_WORD = re.compile(r"\b(?:download|curl|wget|iwr|invoke-webrequest|fetch|get\s+it|grab)\b", re.IGNORECASE)
+
+
+def _literal_password(value: str | None) -> str | None:
+    if not value:
+        return None
+    value = value.strip(".:")
+    if len(value) < 3 or _PLACEHOLDER.match(value) or re.fullmatch(r"[A-Z][A-Z0-9_]+", value):
+        return None
+    return value
+
+
+def detect_password_archive(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    if "://" in line.text:
+        link = _ARCHIVE_LINK.search(line.text)
+        if link is not None:
+            window = [n for n in file.lines[max(0, index - 2) : index + 3] if n.context != COMMENT]
+            for neighbour in window:
+                for given in _PASSWORD_GIVEN.finditer(neighbour.text):
+                    password = _literal_password(given.group("pw"))
+                    if password:
+                        what = f"links the archive {link.group(0)} and gives its password '{password}'"
+                        yield Hit(R.PASSWORD_ARCHIVE, line, link.start(), link.end(),
+                                  {"what": what, "summary": f"password-protected archive {link.group(0)}"})  # fmt: skip
+                        return
+    if line.context in (CODE, CONFIG, DATA):
+        for match in _PASSWORD_EXTRACT.finditer(line.text):
+            password = _literal_password(match.group("a") or match.group("b") or match.group("c"))
+            if not password:
+                continue
+            downloads = [n for n in file.lines if n.context in (CODE, CONFIG, DATA, INLINE, PROSE)]
+            if not any(_ARCHIVE_LINK.search(n.text) or _DOWNLOAD_URL.search(n.text) for n in downloads):
+                continue
+            what = f"extracts a downloaded archive with the built-in password '{password}'"
+            yield Hit(R.PASSWORD_ARCHIVE, line, match.start(), match.end(),
+                      {"what": what, "summary": "extracts a downloaded archive with a built-in password"})  # fmt: skip
+            return
+
+
+# -- R010 / R011: credential stores --------------------------------------------------------
+
+_SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (label, re.compile(pattern))
+    for label, pattern in (
+        ("an SSH private key", r"\.ssh/(?:id_[A-Za-z0-9_-]+|identity|\*)(?![\w.-]*\.pub)(?![\w-])"),
+        ("AWS credentials (~/.aws/credentials)", r"\.aws/credentials\b"),
+        ("Google Cloud credentials", r"\.config/gcloud/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials)"),
+        ("Azure CLI tokens", r"\.azure/(?:accessTokens\.json|msal_token_cache\.(?:json|bin))"),
+        ("Docker registry credentials", r"\.docker/config\.json\b"),
+        ("stored git credentials", r"\.git-credentials\b"),
+        ("netrc passwords", r"(?<![\w-])[._]netrc\b"),
+        ("PyPI credentials", r"\.pypirc\b"),
+        ("GitHub CLI tokens", r"\.config/gh/hosts\.yml\b"),
+        ("GnuPG private keys", r"\.gnupg/(?:private-keys-v1\.d|secring\.gpg)"),
+        ("the system password hashes", r"/etc/(?:shadow|gshadow|master\.passwd)\b"),
+        ("the pass password store", r"\.password-store\b"),
+        ("a crypto wallet", r"wallet\.dat\b|\.ethereum/keystore|\.config/solana/id\.json|Electrum/wallets|exodus\.wallet|nkbihfbeogaeaoehlefnkodbefgpgknn|\.bitcoin/wallets"),
+        ("the macOS keychain database", r"Library/Keychains/[\w.-]*\.keychain(?:-db)?\b"),
+    )
+)  # fmt: skip
+_SECRET_DIRS = re.compile(r"(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.$-]+|/Users/[\w.$-]+)/\.(?:ssh|aws|gnupg)/?(?=$|[\s'\"*;&|)])")
+_BROWSER = re.compile(
+    r"(?:Google/Chrome|google-chrome|chromium|BraveSoftware|Microsoft/Edge|Microsoft Edge|Mozilla/Firefox|"
+    r"\.mozilla/firefox|Firefox/Profiles|Opera Software|Vivaldi|Chrome/User Data|Chrome\\User Data)",
+    re.IGNORECASE,
+)
+_BROWSER_SECRET = re.compile(r"(?:Login Data|Web Data|Cookies|Local State|cookies\.sqlite|logins\.json|key[34]\.db)\b")
+_READ_VERB = re.compile(
+    r"\b(?:cat|less|more|head|tail|bat|cp|mv|scp|rsync|tar|zip|7z|gzip|base64|xxd|od|hexdump|strings|sqlite3|"
+    r"grep|egrep|rg|awk|sed|jq|type|Get-Content|gc|Copy-Item|Compress-Archive|curl|wget|nc|ncat|openssl|"
+    r"open|read_text|read_bytes|readFile|readFileSync|createReadStream|shutil\.copy\w*|sqlite3\.connect)\b"
+    r"|<\s*['\"]?(?:~|\$HOME|/)",
+)
+_ARCHIVE_VERB = re.compile(r"\b(?:tar|zip|7z|cp\s+-\w*[rRa]\w*|rsync|scp\s+-\w*r\w*|Compress-Archive|Copy-Item)\b")
+_KEY_USE = re.compile(
+    r"(?:-i|--identity(?:-file)?|IdentityFile|--private-key(?:-file)?|--key-?file|--keypair|--ssh-key|"
+    r"key_filename|--netrc-file|--cert|--key|-k|--keyring)\s*[= ]\s*['\"]?$",
+    re.IGNORECASE,
+)
+_KEYCHAIN_DUMP = re.compile(r"\bsecurity\s+dump-keychain\b")
+_KEYCHAIN_READ = re.compile(
+    r"\bsecurity\s+find-(?:generic|internet)-password\b[^\n;&|]{0,200}?\s-[a-z]*[wg]\b|\bsecret-tool\s+lookup\b"
+)
+
+
+def secret_targets(text: str) -> list[tuple[str, int, int]]:
+    """(label, start, end) of credential files named in a line; keys used as keys (ssh -i) excluded."""
+    found: list[tuple[str, int, int]] = []
+    for label, pattern in _SECRET_FILES:
+        for match in pattern.finditer(text):
+            prefix = text[max(0, match.start() - 60) : match.start()]
+            token_start = max(prefix.rfind(" "), prefix.rfind("="), prefix.rfind("'"), prefix.rfind('"'))
+            if _KEY_USE.search(prefix[: token_start + 1] if token_start >= 0 else prefix):
+                continue
+            found.append((label, match.start(), match.end()))
+    if _BROWSER.search(text):
+        for match in _BROWSER_SECRET.finditer(text):
+            found.append(("browser cookies or saved passwords", match.start(), match.end()))
+    return found
+
+
+def detect_credentials(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    text = line.text
+    for match in _KEYCHAIN_DUMP.finditer(text):
+        yield Hit(R.CREDENTIAL_FILE_READ, line, match.start(), match.end(), {"target": "the whole macOS keychain"})
+    for match in _KEYCHAIN_READ.finditer(text):
+        how = "secret-tool lookup" if "secret-tool" in match.group(0) else "security find-*-password"
+        yield Hit(R.KEYCHAIN_READ, line, match.start(), match.end(), {"how": how})
+    if not _READ_VERB.search(text) or "ssh-keygen" in lower or "ssh-add" in lower or "ssh-copy-id" in lower:
+        return
+    for label, start, end in secret_targets(text):
+        yield Hit(R.CREDENTIAL_FILE_READ, line, *_command_span(text, start, end), {"target": label})
+    if _ARCHIVE_VERB.search(text):
+        for match in _SECRET_DIRS.finditer(text):
+            yield Hit(R.CREDENTIAL_FILE_READ, line, *_command_span(text, match.start(), match.end()),
+                      {"target": f"the whole {match.group(0).rstrip('/')} directory"})  # fmt: skip
+
+
+def _command_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen a matched path to the command around it (up to separators), for a readable excerpt."""
+    left = max(text.rfind(sep, 0, start) for sep in (";", "&&", "||", "|", "\n", "$(", "`"))
+    left = 0 if left < 0 else left + 1
+    rights = [i for i in (text.find(sep, end) for sep in (";", "&&", "||", "|", "`", ")")) if i >= 0]
+    right = min(rights) if rights else len(text)
+    while left < start and text[left] in " &|(`$":
+        left += 1
+    return left, max(end, right if right - left <= 160 else end)
+
+
+# -- R020 / R021 / R022: exfiltration ------------------------------------------------------
+
+_NET_SEND = re.compile(
+    r"\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|ftp|tftp|telnet|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|"
+    r"smtplib|sendmail)\b|/dev/(?:tcp|udp)/|\b(?:requests|httpx|aiohttp|session|client)\s*\.\s*(?:post|put|patch|request)\s*\("
+    r"|\burllib\.request\.(?:urlopen|Request)\s*\(|\bfetch\s*\(|\baxios(?:\.(?:post|put|patch))?\s*\(|\bnew\s+WebSocket\b"
+    r"|\bhttps?\.request\s*\(",
+    re.IGNORECASE,
+)
+_ENV_DUMP = re.compile(
+    r"\$\(\s*(?:env|printenv|set|export\s+-p)\s*\)|`(?:env|printenv)`|(?:^|[;&|(]\s*)(?:env|printenv)\s*\|"
+    r"|\bdict\(\s*os\.environ\s*\)|\bjson\.dumps\(\s*(?:dict\(\s*)?os\.environ\b|\bos\.environ\.items\(\)"
+    r"|\bos\.environ(?:\.copy\(\))?(?=\s*[,)\]}])|\bJSON\.stringify\(\s*process\.env\s*\)|\bprocess\.env(?=\s*[,)\]}])"
+    r"|\b(?:Get-ChildItem|gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)",
+    re.IGNORECASE,
+)
+_ENV_AS_CHILD = re.compile(r"\benv\s*[=:]\s*(?:\{\s*\.\.\.)?\s*$|\benviron\s*=\s*$|\*\*\s*$")
+_SECRET_VAR = re.compile(
+    r"\$\{?(?P<a>[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY|SECRET_KEY|"
+    r"CREDENTIALS?|COOKIE|SESSION_ID))\b"
+    r"|\bos\.environ(?:\.get)?\s*[\[(]\s*['\"](?P<b>[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|KEY|CREDENTIALS?))['\"]"
+    r"|\bprocess\.env\.(?P<c>[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|KEY|CREDENTIALS?))\b"
+)
+_NC_HOST = re.compile(r"\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*(?P<host>[\w.-]+\.[a-z]{2,}|\d{1,3}(?:\.\d{1,3}){3})\s+\d+", re.I)
+_DEV_TCP = re.compile(r"/dev/(?:tcp|udp)/(?P<host>[\w.-]+)/\d+")
+_IP_URL = re.compile(r"(?:https?|ftp|wss?)://(?:[^/\s@'\"]*@)?(?P<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])", re.I)
+
+
+def _destinations(text: str) -> list[tuple[str, int, int]]:
+    """(host, start, end) of every network destination named in a line, in order."""
+    found: dict[int, tuple[str, int, int]] = {}
+    for pattern in (URL, _NC_HOST, _DEV_TCP, _IP_URL):
+        for m in pattern.finditer(text):
+            host = url_host(m.group(0)) if pattern is URL else m.group("host").strip("[]").lower()
+            if host and m.start() not in found:
+                found[m.start()] = (host, m.start(), m.end())
+    return [found[k] for k in sorted(found)]
+
+
+def _where(destinations: list[tuple[str, int, int]]) -> str:
+    for host, _, _ in destinations:
+        kind = host_kind(host)
+        if kind:
+            return f"{host} ({kind})"
+    return destinations[0][0] if destinations else "a remote host"
+
+
+def detect_exfiltration(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    text = line.text
+    destinations = _destinations(text)
+    net = _NET_SEND.search(text)
+    if net is not None:
+        sent: list[tuple[str, int, int]] = []
+        for label, start, end in secret_targets(text):
+            sent.append((label, start, end))
+        for match in _SECRET_DIRS.finditer(text):
+            sent.append((f"the {match.group(0).rstrip('/')} directory", match.start(), match.end()))
+        for match in _ENV_DUMP.finditer(text):
+            if _ENV_AS_CHILD.search(text[max(0, match.start() - 40) : match.start()]):
+                continue
+            sent.append(("the whole environment (every variable, secrets included)", match.start(), match.end()))
+        if not sent:
+            for match in _SECRET_VAR.finditer(text):
+                kinds = [host_kind(host) for host, _, _ in destinations]
+                if any(kinds):
+                    name = match.group("a") or match.group("b") or match.group("c")
+                    sent.append((f"the secret ${name}", match.start(), match.end()))
+        if sent:
+            label, start, end = sent[0]
+            left = min(start, net.start())
+            right = max(end, net.end(), *(d[2] for d in destinations)) if destinations else max(end, net.end())
+            if right - left > 200:
+                left, right = min(start, net.start()), max(end, net.end())
+            yield Hit(R.SECRETS_SENT, line, left, right, {"what": label, "where": _where(destinations)})
+    for host, start, end in destinations:
+        kind = host_kind(host)
+        if kind in _CAPTURE_KINDS:
+            yield Hit(R.CAPTURE_HOST, line, start, end, {"host": host, "host_kind": kind})
+        elif kind == RAW_IP and line.context in (CODE, CONFIG, DATA):
+            yield Hit(R.RAW_IP_HOST, line, start, end, {"host": host})
+
+
+# -- R030 / R031: destructive --------------------------------------------------------------
+
+_WIPE = re.compile(
+    _CMD_POS + r"(?P<cmd>rm\s+(?P<flags>(?:-{1,2}[\w-]+\s+)+)['\"]?(?P<target>/\*?|~/?\*?|\$HOME/?\*?|\$\{HOME\}/?\*?|"
+    r"/home/?\*?|/Users/?\*?)['\"]?)(?=$|[\s;&|)`'\"])"
+    r"|" + _CMD_POS + r"(?P<win>(?:rd|rmdir)\s+/s\s+/q\s+(?P<drive>[A-Za-z]:\\?)|format\s+(?P<drive2>[A-Za-z]:))(?=$|[\s;&|)`'\"])",
+)
+_DESTROY: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (what, re.compile(pattern, re.IGNORECASE))
+    for what, pattern in (
+        ("defines and runs a fork bomb, which exhausts the machine", r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:"),
+        ("formats a file system on a disk device", _CMD_POS + r"(?:sudo\s+)?mkfs(?:\.\w+)?\s+(?:-\S+\s+)*/dev/\w+"),
+        ("writes raw data over a disk device", r"\bdd\b[^\n;|&]{0,200}?\bof=/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|rdisk\d|mmcblk\d|xvd[a-z]|vd[a-z])"),
+        ("writes raw data over a disk device", r"(?<![>&\d])>\s*/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|disk\d+|rdisk\d+|mmcblk\d+)\b"),
+        ("wipes a disk", r"\b(?:wipefs\s+(?:-\S+\s+)*(?:-a|--all)|shred\b[^\n;|&]{0,80}/dev/|diskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase|partitionDisk))\b"),
+        ("changes permissions or ownership of the whole file system", r"\bch(?:mod|own|grp)\s+(?:-\w*R\w*|--recursive)\s+(?:-\S+\s+)*\S+\s+['\"]?/['\"]?(?=$|[\s;&|)])"),
+    )
+)  # fmt: skip
+
+
+def detect_destructive(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    for match in _WIPE.finditer(line.text):
+        if match.group("cmd"):
+            flags = match.group("flags")
+            if not re.search(r"(?:^|\s)-[a-zA-Z]*[rR]|--recursive", flags):
+                continue
+            target = match.group("target")
+            start = match.start("cmd")
+        else:
+            target = (match.group("drive") or match.group("drive2") or "").rstrip("\\") + "\\"
+            start = match.start("win")
+        shown = {"/": "the whole file system (/)", "~": "the home directory (~)"}.get(target.rstrip("/*") or "/", target)
+        if target.startswith(("$HOME", "${HOME}")):
+            shown = "the home directory ($HOME)"
+        elif target.startswith(("/home", "/Users")):
+            shown = f"every user's home ({target.rstrip('/*')})"
+        elif ":" in target:
+            shown = f"the whole {target} drive"
+        yield Hit(R.WIPE_ROOT_OR_HOME, line, start, match.end(), {"target": shown})
+    for what, pattern in _DESTROY:
+        for match in pattern.finditer(line.text):
+            yield Hit(R.SYSTEM_DESTRUCTION, line, match.start(), match.end(), {"what": what})
+
+
+# -- R040..R043: persistence ---------------------------------------------------------------
+
+_AK_WRITE = re.compile(
+    r"(?:>>?|\btee\b(?:\s+-a)?|\b(?:cp|mv|install)\b[^\n;&|]{0,120}?)\s*['\"]?[~$\w{}/.-]*authorized_keys2?\b"
+    r"|\b(?:appendFile(?:Sync)?|writeFile(?:Sync)?|Add-Content|Set-Content|Out-File)\b[^\n]{0,120}?authorized_keys"
+    r"|authorized_keys2?['\"]?\s*\)?\s*,\s*['\"][aw]\+?['\"]"
+    r"|authorized_keys2?['\"]?\s*\)\s*\.\s*(?:open|write_text)\s*\(",
+)
+_AK_PROSE = re.compile(r"\b(?:add|append|put|paste|insert|copy|write)\b[^\n]{0,120}?authorized_keys", re.IGNORECASE)
+_PUBLIC_KEY = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA[0-9A-Za-z+/]{20,}")
+_REMOTE_SSH = re.compile(r"\bssh\s+(?:-\S+\s+(?:\S+\s+)?)*[\w.@$-]+\s+['\"]")
+
+
+def detect_authorized_keys(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    text = line.text
+    write = _AK_WRITE.search(text) if line.context != PROSE else _AK_PROSE.search(text)
+    if line.context == INLINE and write is None:
+        write = _AK_PROSE.search(text)
+    if write is None:
+        return
+    window = [text]
+    if "<<" in text or line.context == PROSE:
+        window += [n.text for n in file.lines[index + 1 : index + 4] if n.block == line.block]
+    key = next((m for m in (_PUBLIC_KEY.search(t) for t in window) if m), None)
+    downloads = re.search(r"\b(?:curl|wget|iwr|irm|invoke-webrequest)\b", text, re.IGNORECASE)
+    if key is not None or downloads is not None:
+        what = "a hard-coded public key" if key is not None else "a key downloaded from the network"
+        start = min(write.start(), key.start()) if key is not None and key.string is text else write.start()
+        yield Hit(R.AUTHORIZED_KEY_ADDED, line, start, max(write.end(), start + 1), {"what": what})
+        return
+    if line.context in (CODE, CONFIG, DATA) and not _REMOTE_SSH.search(text[: write.start()]):
+        yield Hit(R.AUTHORIZED_KEYS_CHANGED, line, write.start(), write.end(), {"target": "~/.ssh/authorized_keys"})
+
+
+_WRITE_TO = r"(?:>>?|\btee\b(?:\s+-a)?|\b(?:cp|mv|install|ln\s+-\w*s\w*)\b[^\n;&|]{0,160}?)\s*['\"]?"
+_SCHEDULERS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (what, re.compile(pattern, re.IGNORECASE))
+    for what, pattern in (
+        ("cron job", r"\|\s*(?:sudo\s+)?crontab\s+(?:-u\s+\S+\s+)?-(?=$|[\s;&|)])"),
+        ("cron job", _CMD_POS + r"(?:sudo\s+)?crontab\s+(?:-u\s+\S+\s+)?(?![-\s])[^\s;&|)]+"),
+        ("cron job", _WRITE_TO + r"(?:/etc/crontab|/etc/cron\.(?:d|hourly|daily|weekly|monthly)/|/var/spool/cron/)"),
+        ("launchd agent", r"\blaunchctl\s+(?:load|bootstrap|submit)\b"),
+        ("launchd agent", _WRITE_TO + r"[~$\w{}/ .-]*Library/Launch(?:Agents|Daemons)/"),
+        ("systemd unit", _WRITE_TO + r"(?:/etc/systemd/system/|[~$\w{}/.-]*\.config/systemd/user/)[\w@.-]*\.(?:service|timer|socket|path)\b"),
+        ("systemd unit", r"\bsystemctl\s+--user\s+enable\b"),
+        ("Windows scheduled task", r"\bschtasks(?:\.exe)?\s+/create\b"),
+        ("Windows Run-key autostart entry", r"\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b[^\n]{0,200}?\\CurrentVersion\\Run(?:Once)?\b"),
+    )
+)  # fmt: skip
+_CRONTAB_READONLY = re.compile(r"crontab\s+(?:-u\s+\S+\s+)?(?:-[elri]|\S+\.(?:bak|backup|txt\.bak))\b")
+
+_RC_FILE = (
+    r"(?:~|\$HOME|\$\{HOME\})?/?\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|"
+    r"cshrc|tcshrc)\b|\.config/fish/config\.fish|\$PROFILE\b"
+)
+_RC_WRITE = re.compile(r"(?:>>?|\btee\b(?:\s+-a)?)\s*['\"]?(?P<target>" + _RC_FILE + ")")
+_RC_PAYLOAD = re.compile(
+    r"\b(?:curl|wget|nc|ncat|netcat|iwr|irm|invoke-webrequest)\b|\bbase64\s+(?:-\w+\s+)*(?:-\w*[dD]|--decode)|/dev/tcp/"
+    r"|\balias\s+(?:sudo|su|ssh|scp|git|passwd|gpg)=",
+    re.IGNORECASE,
+)
+
+
+def detect_persistence(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    text = line.text
+    seen: set[str] = set()
+    for what, pattern in _SCHEDULERS:
+        for match in pattern.finditer(text):
+            if what in seen or (what == "cron job" and _CRONTAB_READONLY.search(match.group(0))):
+                continue
+            seen.add(what)
+            yield Hit(R.SCHEDULED_JOB, line, match.start(), match.end(), {"what": what})
+    for match in _RC_WRITE.finditer(text):
+        payload = _RC_PAYLOAD.search(text[: match.start()])
+        end = match.end()
+        if payload is None and "<<" in text:
+            for following in file.lines[index + 1 : index + 8]:
+                if following.block != line.block:
+                    break
+                payload = _RC_PAYLOAD.search(following.text)
+                if payload is not None:
+                    break
+        if payload is None:
+            continue
+        what = "an alias that hijacks a command" if "alias" in payload.group(0).lower() else "a command that fetches or decodes code"
+        start = max(0, text.rfind("echo", 0, match.start()))
+        start = start if match.start() - start < 200 else match.start()
+        yield Hit(R.SHELL_STARTUP_HIJACK, line, start, end, {"what": what, "target": match.group("target")})
+
+
+# -- R050 / R051: obfuscation --------------------------------------------------------------
+
+_B64_RUN = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
+_BLOB_ESCAPES = (
+    ("a run of {count} \\x-escaped bytes", re.compile(r"(?:\\x[0-9a-fA-F]{2}){40,}"), 4),
+    ("a run of {count} \\u-escaped characters", re.compile(r"(?:\\u00[0-9a-fA-F]{2}){40,}"), 6),
+    ("a String.fromCharCode call with {count} character codes", re.compile(r"String\.fromCharCode\s*\(\s*(?:\d+\s*,\s*){29,}\d+"), 0),
+    ("a chain of {count} chr() calls", re.compile(r"(?:chr\s*\(\s*\d+\s*\)\s*\+\s*){15,}"), 0),
+)  # fmt: skip
+_HARMLESS_MAGIC = (
+    "iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "PHN2Zy", "PD94bW", "d09GR", "d09GMg", "AAABAA", "AAEAAAA", "T1RUTw",
+    "JVBERi", "Qk0", "AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh", "SUQz", "AAAAIGZ0eXA", "GkXfo",
+)  # fmt: skip
+_PACKER = re.compile(r"eval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\s*,\s*[dr]\s*\)")
+
+
+def _entropy(text: str) -> float:
+    counts = Counter(text)
+    total = len(text)
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def detect_blobs(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    text = line.text
+    for match in _B64_RUN.finditer(text):
+        blob = match.group(0)
+        before = text[max(0, match.start() - 40) : match.start()].lower()
+        if "base64," in before or blob.startswith(_HARMLESS_MAGIC) or blob.count("/") > len(blob) // 16:
+            continue
+        if not (re.search(r"[A-Z]", blob) and re.search(r"[a-z]", blob) and re.search(r"[0-9]", blob)):
+            continue
+        if _entropy(blob) < 4.5:
+            continue
+        what = f"a {len(blob)}-character base64 blob"
+        yield Hit(R.ENCODED_BLOB, line, match.start(), match.end(), {"what": what, "what_short": what})
+    for template, pattern, width in _BLOB_ESCAPES:
+        for match in pattern.finditer(text):
+            count = len(match.group(0)) // width if width else len(re.findall(r"\d+", match.group(0)))
+            what = template.format(count=count)
+            yield Hit(R.ENCODED_BLOB, line, match.start(), match.end(), {"what": what, "what_short": what})
+
+
+def detect_minified(file: TextFile) -> Iterator[Hit]:
+    if file.kind != "script":
+        return
+    for line in file.lines:
+        if line.context != CODE:
+            continue
+        packed = _PACKER.search(line.text)
+        if packed is not None:
+            what = "a packed script (eval(function(p,a,c,k,e,…)))"
+            yield Hit(R.MINIFIED_CODE, line, packed.start(), packed.end(), {"what": what, "what_short": "a packed script"})
+            return
+        if line.physical == 1 and len(line.text) >= 1000:
+            spaces = sum(1 for ch in line.text if ch.isspace())
+            punctuation = sum(line.text.count(ch) for ch in ";{}()")
+            if spaces / len(line.text) < 0.08 and punctuation > len(line.text) / 50:
+                what = f"a minified script (a {len(line.text):,}-character line)"
+                yield Hit(R.MINIFIED_CODE, line, 0, min(len(line.text), 120), {"what": what, "what_short": "minified code"})
+                return
+
+
+# -- R060..R064: prompt injection and hidden text ------------------------------------------
+
+_OVERRIDE = re.compile(
+    r"\b(?:ignore|disregard|forget|bypass)\s+(?:(?:all|any|the|your|of|every|these|those|my|prior)\s+)*"
+    r"(?:previous|prior|above|earlier|preceding|former|original|initial|system|safety|security|developer|existing)\s+"
+    r"(?:instructions?|prompts?|rules|guidelines|directives|guardrails|restrictions|policies|messages|constraints)\b"
+    r"|\byou\s+are\s+no\s+longer\s+(?:bound|restricted|limited|required\s+to\s+follow)\b"
+    r"|\b(?:new|updated|real)\s+system\s+prompt\s*:"
+    r"|<\|im_start\|>\s*system",
+    re.IGNORECASE,
+)
+_CONCEAL = re.compile(
+    r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the|your)\s+user\b"
+    r"|\bwithout\s+the\s+user(?:'s|’s)?\s+(?:knowing|knowledge|noticing|awareness)\b"
+    r"|\b(?:hide|conceal)\s+(?:this|it|these|them|the\s+\w+)\s+from\s+(?:the|your)\s+user\b"
+    r"|\b(?:secretly|covertly|stealthily|surreptitiously)\s+(?:\w+\s+){0,2}?(?:send|upload|post|copy|exfiltrate|forward|"
+    r"transmit|collect|read|install|download|run|execute)\b"
+    r"|\bsilently\s+(?:send|upload|post|exfiltrate|forward|transmit|collect)\b",
+    re.IGNORECASE,
+)
+_CONCEAL_ACTION = re.compile(
+    r"\b(?:send|sends|sent|upload|post|transmit|exfiltrat\w*|forward|collect|install|download|execute|run|delete|"
+    r"credentials?|passwords?|tokens?|secrets?|keys?|cookies?)\b",
+    re.IGNORECASE,
+)
+_QUOTES = "\"'“”‘’«»`"
+_MENTION = re.compile(
+    r"\b(?:e\.g\.|i\.e\.|such\s+as|for\s+example|examples?|like|attempts?|untrusted|treat\w*|as\s+data|phrases?|strings?|"
+    r"says?|contains?|claims?|pretend\w*|tries|trying|jailbreaks?|red[\s-]team\w*|test(?:s|ing)?)\b",
+    re.IGNORECASE,
+)
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 3) : start]
+    after = text[end : end + 3]
+    return any(q in before for q in _QUOTES) or any(q in after for q in _QUOTES)
+
+
+def detect_injection(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    text = line.text
+    for rule, pattern in ((R.OVERRIDE_INSTRUCTIONS, _OVERRIDE), (R.CONCEAL_FROM_USER, _CONCEAL)):
+        for match in pattern.finditer(text):
+            outside = text[: match.start()] + " " + text[match.end() :]
+            if _quoted(text, match.start(), match.end()) or _MENTION.search(outside):
+                continue
+            if rule is R.CONCEAL_FROM_USER and not _CONCEAL_ACTION.search(text):
+                continue
+            what = " ".join(match.group(0).split()).lower()
+            yield Hit(rule, line, match.start(), match.end(), {"what": what})
+
+
+_TAGS = re.compile("[\U000e0000-\U000e007f]+")
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060-\u2064\ufeff\u180e]")
+
+
+def detect_hidden_text(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+    text = line.text
+    for match in _TAGS.finditer(text):
+        if match.start() > 0 and text[match.start() - 1] == "\U0001f3f4":
+            continue  # a subdivision flag: 🏴 followed by tag letters
+        decoded = "".join(chr(ord(ch) - 0xE0000) for ch in match.group(0) if 0xE0020 <= ord(ch) <= 0xE007E)
+        if len(decoded) < 2:
+            continue
+        shown = decoded if len(decoded) <= 80 else decoded[:79] + "…"
+        start = max(0, match.start() - 20)
+        yield Hit(R.HIDDEN_TAG_TEXT, line, start, match.end(), {"count": len(decoded), "decoded": repr(shown)})
+    if line.context in (CODE, DATA, CONFIG, COMMENT):
+        bidi = list(_BIDI.finditer(text))
+        if bidi:
+            names = ", ".join(sorted({f"U+{ord(m.group(0)):04X}" for m in bidi}))
+            start, end = bidi[0].start(), bidi[-1].end()
+            yield Hit(R.BIDI_IN_CODE, line, max(0, start - 20), min(len(text), end + 20), {"names": names})
+    hidden = [m.start() for m in _ZERO_WIDTH.finditer(text) if not _legitimate_joiner(text, m.start())]
+    if len(hidden) >= 4:
+        yield Hit(R.ZERO_WIDTH_RUN, line, max(0, hidden[0] - 10), min(len(text), hidden[-1] + 11), {"count": len(hidden)})
+
+
+def _legitimate_joiner(text: str, index: int) -> bool:
+    """ZWJ in emoji, ZWNJ/ZWJ between letters of scripts that use them (Persian, Indic), a leading BOM."""
+    if in_emoji_sequence(text, index) or (index == 0 and text[0] == "\ufeff"):
+        return True
+    if text[index] in "\u200c\u200d" and 0 < index < len(text) - 1:
+        before, after = text[index - 1], text[index + 1]
+        return all(ord(c) > 0x7F and unicodedata.category(c)[0] in "LM" for c in (before, after))
+    return False
+
+
+# -- the detector table --------------------------------------------------------------------
+
+Detector = Callable[[TextFile, int, Line, str], Iterator[Hit]]
+
+# (detector, needles checked against the lower-cased line first, contexts it reads)
+LINE_DETECTORS: Sequence[tuple[Detector, tuple[str, ...], frozenset[str]]] = (
+    (detect_remote_exec, ("curl", "wget", "aria2c", "iwr", "irm", "invoke-", "webclient", "urlopen", "requests.get",
+                          "httpx.get", "fetch"), frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
+    (detect_decoded_exec, ("base64", "xxd", "certutil", "decode", "decompress", "fromhex", "unhexlify", "marshal", "atob",
+                           "unescape", "buffer.from", "-enc"), frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
+    (detect_reverse_shell, ("/dev/tcp", "/dev/udp", "nc ", "ncat", "netcat", "socat", "mkfifo", "socket"),
+     frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
+    (detect_password_archive, (".zip", ".7z", ".rar", "unzip", "7z", "unrar"), frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
+    (detect_credentials, (".ssh", ".aws", "gcloud", ".azure", ".docker", "credentials", "netrc", "pypirc", "gh/hosts",
+                          ".gnupg", "/etc/", "password-store", "wallet", "solana", "electrum", "nkbihf", "keychain",
+                          "security ", "secret-tool", "login data", "cookies", "local state", "logins.json", "key3.db",
+                          "key4.db", "web data"), frozenset({CODE, CONFIG, DATA})),
+    (detect_exfiltration, ("://", "nc ", "ncat", "netcat", "telnet", "/dev/tcp", "/dev/udp", "curl", "wget", "fetch",
+                           "requests", "httpx", "aiohttp", "axios", "urllib", "webrequest", "restmethod", "websocket",
+                           "smtplib", "sendmail", "scp ", "rsync", "ftp", "socat", "iwr", "irm", ".request("),
+     frozenset({CODE, CONFIG, DATA, INLINE})),
+    (detect_destructive, ("rm ", "rd ", "rmdir", "format", "mkfs", "dd ", "/dev/", "wipefs", "shred", "diskutil", "chmod",
+                          "chown", "chgrp", ":()", ": ()"), frozenset({CODE, CONFIG, DATA})),
+    (detect_authorized_keys, ("authorized_keys",), frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
+    (detect_persistence, ("crontab", "/etc/cron", "/var/spool/cron", "launchctl", "launchagents", "launchdaemons",
+                          "systemd", "schtasks", "currentversion\\run", "rc", "profile", "config.fish"),
+     frozenset({CODE, CONFIG, DATA})),
+    (detect_blobs, ("",), frozenset({CODE})),
+    (detect_injection, ("ignore", "disregard", "forget", "bypass", "no longer", "system prompt", "im_start",
+                        "without", "hide", "conceal", "secretly", "covertly", "stealthily", "surreptitiously",
+                        "silently"), frozenset({PROSE, CONFIG, COMMENT})),
+    (detect_hidden_text, ("",), frozenset({CODE, CONFIG, DATA, INLINE, PROSE, COMMENT})),
+)  # fmt: skip
+
+FILE_DETECTORS: Sequence[Callable[[TextFile], Iterator[Hit]]] = (detect_minified,)

@@ -1,0 +1,318 @@
+"""Where each piece of a skill's text sits, so a risk rule can weigh it: code, prose, frontmatter.
+
+The same words mean different things in different places. `curl … | sh` in a fenced block or a
+script is a command; in a sentence it may be an instruction or a warning; inside a wolffi.sh
+`danger_patterns` list it is the description of what to block. This module turns each text file
+into `Line`s that carry their context, and the rules decide which contexts they read:
+
+- CODE: fenced code blocks, script files, and the continuation lines a shell would join;
+- INLINE: `code spans` inside Markdown prose;
+- PROSE: Markdown text (each table cell on its own, so cell borders are not read as pipes);
+- CONFIG: SKILL.md frontmatter, except pattern and trigger lists, which are never read;
+- DATA: JSON, YAML, HTML and other support files that are neither Markdown nor scripts;
+- COMMENT: comment lines of scripts.
+
+Nothing here runs or imports anything from a skill: it is string handling only.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+CODE, INLINE, PROSE, CONFIG, DATA, COMMENT = "code", "inline", "prose", "config", "data", "comment"
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+BINARY_PROBE = 8 * 1024
+MAX_JOINED = 20  # physical lines joined into one logical shell line at most
+
+MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdc", ".txt", ".rst", ".adoc"})
+SCRIPT_SUFFIXES = frozenset(
+    {
+        ".sh", ".bash", ".zsh", ".fish", ".ksh", ".command",
+        ".py", ".pyw", ".rb", ".pl", ".pm", ".php", ".lua", ".r", ".jl", ".tcl",
+        ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx",
+        ".ps1", ".psm1", ".psd1", ".bat", ".cmd", ".vbs", ".applescript",
+        ".go", ".rs", ".java", ".kt", ".kts", ".swift", ".c", ".cc", ".cpp", ".h", ".hpp", ".cs", ".scala",
+        ".groovy", ".gradle", ".dart", ".ex", ".exs", ".sql",
+    }
+)  # fmt: skip
+SCRIPT_NAMES = frozenset({"makefile", "dockerfile", "justfile", "containerfile", "rakefile", "gemfile", "procfile"})
+_SLASH_COMMENT = frozenset(
+    {".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx", ".go", ".rs", ".java", ".kt", ".kts", ".swift",
+     ".c", ".cc", ".cpp", ".h", ".hpp", ".cs", ".scala", ".groovy", ".gradle", ".dart", ".php"}
+)  # fmt: skip
+_DASH_COMMENT = frozenset({".sql", ".lua"})
+_REM_COMMENT = frozenset({".bat", ".cmd"})
+NON_CODE_FENCES = frozenset({"mermaid", "dot", "graphviz", "plantuml", "math", "latex", "tex", "csv", "tsv"})
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
+_INLINE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_PATTERN_KEYS = re.compile(r"(?:^|_)(?:patterns?|triggers?|regex(?:es)?)$", re.IGNORECASE)
+
+# Words that say the surrounding text warns against, detects or blocks a practice rather than
+# asking for it. A rule never fires on a line that carries them (outside the matched text) or
+# that follows a line (or a code block that follows an introduction) carrying them.
+WARNING_WORDS = re.compile(
+    r"\b(?:never|avoid(?:s|ed|ing)?|don'?t|do\s+not|does\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
+    r"instead\s+of|rather\s+than|dangerous|danger|malicious|malware|attack(?:s|er|ers)?|adversarial|"
+    r"unsafe|insecure|anti-?patterns?|bad\s+(?:practice|example|pattern|idea)|wrong|red\s+flags?|suspicious|"
+    r"detect(?:s|ed|ion|ing|or)?|flagged|blocked|blocklist|denylist|den(?:y|ies|ied)|forbid(?:den|s)?|"
+    r"not\s+allowed|prohibited|exploit(?:s|ed|ation)?|vulnerab\w*|phishing|scam\w*|prompt\s+injection|"
+    r"injection\s+attack|threat|risky|stealer|exfiltrat\w*|backdoor\w*|compromised?|off[\s-]limits)\b"
+    r"|\bbad\s*:|❌|🚫|⛔|☠|⚠",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One logical line of text, where it sits, and how to map offsets back to the file."""
+
+    path: str  # as shown in findings: relative to the source root
+    text: str
+    context: str
+    spans: tuple[tuple[int, int, int], ...]  # (offset in text, 1-based line, 1-based column), ascending
+    warned: bool = False  # the neighbouring text warns against what this line shows
+    kind: str = ""  # fence language or file suffix
+    block: int = 0  # lines of one code block or one file share a block number
+    physical: int = 1  # physical lines joined into this one
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        index = max(0, bisect.bisect_right([s[0] for s in self.spans], offset) - 1)
+        start, line, column = self.spans[index]
+        return line, column + max(0, offset - start)
+
+    def warns(self, start: int, end: int) -> bool:
+        """The neighbours warn, or this line does outside the matched text."""
+        if self.warned:
+            return True
+        return WARNING_WORDS.search(self.text[:start] + " " + self.text[end:]) is not None
+
+
+@dataclass(frozen=True)
+class TextFile:
+    path: str  # shown path
+    name: str  # path inside the skill
+    lines: tuple[Line, ...]
+    kind: str  # markdown, script, data, skill_md
+
+
+def is_binary(data: bytes) -> bool:
+    return b"\x00" in data[:BINARY_PROBE]
+
+
+def decode(data: bytes) -> str:
+    text = data.decode("utf-8", errors="replace")
+    text = text.removeprefix("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def file_kind(name: str, text: str) -> str:
+    pure = PurePosixPath(name)
+    suffix = pure.suffix.lower()
+    if suffix in MARKDOWN_SUFFIXES:
+        return "markdown"
+    if suffix in SCRIPT_SUFFIXES or pure.name.lower() in SCRIPT_NAMES or text.startswith("#!"):
+        return "script"
+    if not suffix:
+        return "markdown"  # README, LICENSE, NOTICE: prose
+    return "data"
+
+
+def read_files(
+    contents: Mapping[str, bytes],
+    shown: str,
+    body_line: int,
+    frontmatter_sections: list[tuple[int, str]],
+) -> list[TextFile]:
+    """Every scannable text file, sorted by path; binaries and files over 2 MB are skipped."""
+    files: list[TextFile] = []
+    block = 0
+    for name in sorted(contents):
+        data = contents[name]
+        if not isinstance(data, bytes | bytearray) or len(data) > MAX_FILE_BYTES or is_binary(bytes(data)):
+            continue
+        text = decode(bytes(data))
+        path = name if shown in (".", "") else f"{shown}/{name}"
+        physical = text.split("\n")
+        if name == "SKILL.md":
+            split = max(1, min(body_line, len(physical) + 1))
+            lines = _frontmatter_lines(physical[: split - 1], path, frontmatter_sections)
+            block += 1
+            body, block = _markdown_lines(physical[split - 1 :], split, path, block)
+            files.append(TextFile(path, name, tuple(lines + body), "skill_md"))
+            continue
+        kind = file_kind(name, text)
+        block += 1
+        if kind == "markdown":
+            body, block = _markdown_lines(physical, 1, path, block)
+            files.append(TextFile(path, name, tuple(body), kind))
+        elif kind == "script":
+            files.append(TextFile(path, name, tuple(_script_lines(physical, path, name, block)), kind))
+        else:
+            files.append(TextFile(path, name, tuple(_plain_lines(physical, path, DATA, block, name)), kind))
+    return files
+
+
+def _frontmatter_lines(physical: list[str], path: str, sections: list[tuple[int, str]]) -> list[Line]:
+    """Frontmatter lines as CONFIG, leaving out pattern and trigger lists: they describe, never run."""
+    skipped: set[int] = set()
+    ordered = sorted(sections)
+    for index, (start, key) in enumerate(ordered):
+        if _PATTERN_KEYS.search(key):
+            end = ordered[index + 1][0] if index + 1 < len(ordered) else len(physical) + 1
+            skipped.update(range(start, end))
+    lines: list[Line] = []
+    previous = ""
+    for number, text in enumerate(physical, start=1):
+        if number in skipped or text.strip() in ("---", ""):
+            continue
+        warned = WARNING_WORDS.search(previous) is not None
+        lines.append(Line(path, text, CONFIG, ((0, number, 1),), warned, "yaml"))
+        previous = text
+    return lines
+
+
+def _markdown_lines(physical: list[str], first: int, path: str, block: int) -> tuple[list[Line], int]:
+    lines: list[Line] = []
+    fence: str | None = None
+    language = ""
+    intro_warned = False
+    recent: list[str] = []  # the last two non-empty lines before the current one, outside fences
+    code: list[tuple[int, str]] = []
+    for index, text in enumerate(physical):
+        number = first + index
+        match = _FENCE.match(text)
+        if fence is None and match:
+            fence = match.group(1)[0] * len(match.group(1))
+            language = match.group(2).lower()
+            intro_warned = any(WARNING_WORDS.search(r) for r in recent)
+            block += 1
+            code = []
+            continue
+        if fence is not None:
+            if match and match.group(1).startswith(fence) and not match.group(2):
+                if language not in NON_CODE_FENCES:
+                    lines += _code_lines(code, path, language or "text", block, intro_warned)
+                fence = None
+                recent = []
+                continue
+            code.append((number, text))
+            continue
+        if not text.strip():
+            continue
+        warned = bool(recent) and WARNING_WORDS.search(recent[-1]) is not None
+        lines += _prose_line(text, number, path, warned, block)
+        recent = [*recent[-1:], text]
+    if fence is not None and language not in NON_CODE_FENCES:  # an unclosed fence runs to the end
+        lines += _code_lines(code, path, language or "text", block, intro_warned)
+    return lines, block
+
+
+def _prose_line(text: str, number: int, path: str, warned: bool, block: int) -> list[Line]:
+    out: list[Line] = []
+    stripped = text.lstrip()
+    cells: list[tuple[int, str]] = []
+    if stripped.startswith("|"):
+        # A table row: each cell on its own, escaped pipes kept as text (same length).
+        clean = text.replace("\\|", " ¦")
+        start = 0
+        for piece in clean.split("|"):
+            if piece.strip():
+                cells.append((start, piece.replace(" ¦", " |")))
+            start += len(piece) + 1
+    else:
+        cells.append((0, text))
+    for offset, cell in cells:
+        out.append(Line(path, cell, PROSE, ((0, number, offset + 1),), warned, "markdown", block))
+        for span in _INLINE.finditer(cell):
+            column = offset + span.start(2) + 1
+            around = cell[: span.start()] + " " + cell[span.end() :]
+            span_warned = warned or WARNING_WORDS.search(around) is not None
+            out.append(Line(path, span.group(2), INLINE, ((0, number, column),), span_warned, "markdown", block))
+    return out
+
+
+def _comment_prefix(suffix: str) -> tuple[str, ...]:
+    if suffix in _SLASH_COMMENT:
+        return ("//", "/*", "*")
+    if suffix in _DASH_COMMENT:
+        return ("--",)
+    if suffix in _REM_COMMENT:
+        return ("rem ", "::", "@rem ")
+    return ("#",)
+
+
+def _is_comment(text: str, prefixes: tuple[str, ...]) -> bool:
+    stripped = text.lstrip().lower()
+    if stripped.startswith("#!"):
+        return True
+    return any(stripped.startswith(p) for p in prefixes)
+
+
+def _script_lines(physical: list[str], path: str, name: str, block: int) -> list[Line]:
+    suffix = PurePosixPath(name).suffix.lower()
+    prefixes = _comment_prefix(suffix)
+    numbered = list(enumerate(physical, start=1))
+    return _code_lines(numbered, path, suffix.lstrip(".") or "script", block, False, prefixes)
+
+
+def _plain_lines(physical: list[str], path: str, context: str, block: int, name: str) -> list[Line]:
+    suffix = PurePosixPath(name).suffix.lower().lstrip(".")
+    lines: list[Line] = []
+    previous = ""
+    for number, text in enumerate(physical, start=1):
+        if not text.strip():
+            continue
+        warned = WARNING_WORDS.search(previous) is not None
+        lines.append(Line(path, text, context, ((0, number, 1),), warned, suffix, block))
+        previous = text
+    return lines
+
+
+_CONTINUED = re.compile(r"(?:\\|\|\||&&|\|)\s*$")
+
+
+def _code_lines(
+    numbered: list[tuple[int, str]],
+    path: str,
+    language: str,
+    block: int,
+    intro_warned: bool,
+    comments: tuple[str, ...] = ("#", "//"),
+) -> list[Line]:
+    """Code as logical lines: a shell joins `\\`, `|`, `&&` and `||` continuations into one command."""
+    lines: list[Line] = []
+    previous_comment = ""
+    index = 0
+    while index < len(numbered):
+        number, text = numbered[index]
+        if not text.strip():
+            index += 1
+            continue
+        if _is_comment(text, comments):
+            warned = intro_warned or WARNING_WORDS.search(previous_comment) is not None
+            lines.append(Line(path, text, COMMENT, ((0, number, 1),), warned, language, block))
+            previous_comment = text
+            index += 1
+            continue
+        spans = [(0, number, 1)]
+        joined = text
+        count = 1
+        while _CONTINUED.search(joined) and index + count < len(numbered) and count < MAX_JOINED:
+            if joined.rstrip().endswith("\\"):
+                joined = joined.rstrip()[:-1]
+            joined += " "
+            following_number, following = numbered[index + count]
+            spans.append((len(joined), following_number, 1))
+            joined += following
+            count += 1
+        warned = intro_warned or WARNING_WORDS.search(previous_comment) is not None
+        lines.append(Line(path, joined, CODE, tuple(spans), warned, language, block, count))
+        previous_comment = ""
+        index += count
+    return lines
