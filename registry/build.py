@@ -7,7 +7,6 @@ whole site is complete.
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from registry import crawl as crawl_stage
 from registry import history, validate
 from registry.config import BuildOptions, Limits
 from registry.emit import html, index_json, raw, sitemap, well_known
+from registry.emit.search import SearchStats, emit_search
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter, dump_json
 from registry.model import Finding, LeftOut, Severity, Skill
@@ -26,6 +26,7 @@ from registry.parse.skill import parse_skill
 from registry.policy import Policy, find_policy, load_policy
 from registry.rules.catalog import all_rules
 from registry.score import Assessment, apply_severity_overrides, score_skill
+from registry.search.documents import make_document
 
 
 class SourceChanged(RuntimeError):
@@ -44,6 +45,7 @@ class BuildResult:
     written: bool
     timings: dict[str, float] = field(default_factory=dict)
     assessments: dict[str, Assessment] = field(default_factory=dict)
+    search: SearchStats | None = None
 
     @property
     def error_count(self) -> int:
@@ -150,17 +152,18 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
     has_errors = any(s.errors for s in skills) or any(f.severity is Severity.ERROR for f in found.findings)
     strict_failure = options.strict and has_errors
     written = False
+    search_stats = None
     if not strict_failure:
         with staged_output(options.out) as stage:
             site = SiteData(options, title, limits, published, repository, discovery, assessments, policy)
-            _emit(stage, site, progress, lap)
+            search_stats = _emit(stage, site, progress, lap)
         written = True
 
     all_findings = list(found.findings) + [f for s in skills for f in s.findings]
     all_findings.sort(key=lambda f: (f.path, f.line or 0, f.column or 0, f.code, f.message))
     result = BuildResult(
         found.source, options.out, published, left_out, all_findings, repository, discovery, written, timings,
-        assessments,
+        assessments, search_stats,
     )  # fmt: skip
     if options.report is not None:
         options.report.parent.mkdir(parents=True, exist_ok=True)
@@ -186,7 +189,7 @@ class SiteData:
     policy: Policy
 
 
-def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], None]) -> None:
+def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], None]) -> SearchStats:
     options, published, repository, discovery = data.options, data.published, data.repository, data.discovery
     writer = SiteWriter(stage)
     urls = SiteUrls(options.site_url)
@@ -233,12 +236,20 @@ def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], 
     emitter.not_found()
     sitemap_pages += [("", None), ("browse/", None)]
 
+    emitter.search_page()
     index = index_json.build_index(published, urls, repository, discovery, data.assessments, data.title)
     writer.write_json("index.json", index)
     well_known.emit_indexes(writer, discovery_entries)
     sitemap.emit(writer, urls, sitemap_pages)
     _copy_assets(writer, options)
     lap("emit")
+
+    documents = [
+        make_document(skill, data.assessments[skill.id].trust.tier, cards[skill.id].last_updated) for skill in published
+    ]
+    stats = emit_search(writer, documents, search_cache(options.out))
+    lap("search")
+    return stats
 
 
 def _load_contents(skill: Skill, limits: Limits) -> dict[str, bytes]:
@@ -269,6 +280,9 @@ def _copy_assets(writer: SiteWriter, options: BuildOptions) -> None:
     writer.write_bytes("schema/index.schema.json", schema.read_bytes())
 
 
-def clean(out: Path) -> None:
-    if out.exists():
-        shutil.rmtree(out)
+def search_cache(out: Path) -> Path:
+    """Build state that must outlive one build's staging folder (the Whoosh index)."""
+    out = out.absolute()
+    return out.parent / f".{out.name}.cache"
+
+

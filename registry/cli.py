@@ -158,6 +158,36 @@ def docs(out: Path) -> None:
 
 
 @main.command()
+@click.argument("query")
+@click.option("--site", type=click.Path(exists=True, file_okay=False, path_type=Path), default=DEFAULT_OUT,
+              show_default=True, help="A built site (its search/whoosh index is used).")
+@click.option("--category", help="Only this category.")
+@click.option("--trust", type=click.Choice(["official", "verified", "community"]), help="Only this trust tier.")
+@click.option("--risk", type=click.Choice(["low", "medium", "high", "critical"]), help="Only this risk level.")
+@click.option("--dialect", help="Only skills using this dialect (e.g. skillli, wolffish).")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
+@click.option("--json", "as_json", is_flag=True, help="Stable JSON for agents and scripts.")
+def search(
+    query: str, site: Path, category: str | None, trust: str | None, risk: str | None, dialect: str | None,
+    limit: int, as_json: bool,
+) -> None:  # fmt: skip
+    """Search a built site's skills, ranked as the site ranks them."""
+    from registry.search.present import print_results, results_json
+    from registry.search.query import Filters
+    from registry.search.query import search as run_search
+
+    index_dir = site / "search" / "whoosh"
+    if not index_dir.is_dir():
+        click.echo(f"error: {site} has no search index; run `skill-registry build --out {site}` first", err=True)
+        sys.exit(2)
+    ranked = run_search(index_dir, query, Filters(category, trust, dialect, risk), limit)
+    if as_json:
+        click.echo(results_json(query, ranked))
+    else:
+        print_results(query, ranked)
+
+
+@main.command()
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option(
     "--source",

@@ -273,6 +273,14 @@ class HtmlEmitter:
             page_description=f"{len(listing.cards)} skills",
         )
 
+    def search_page(self) -> None:
+        self._render(
+            "search.html",
+            "search/index.html",
+            page_title="Search",
+            page_description=f"Search {self.site.skill_count} agent skills.",
+        )
+
     def not_found(self) -> None:
         base_path = urlsplit(self.urls.base_url).path or "/"
         self._render(

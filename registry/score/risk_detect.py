@@ -132,8 +132,8 @@ def describes_pattern(line: Line, excerpt: str) -> bool:
 # -- R001 / R002: downloads executed -------------------------------------------------------
 
 _PIPE_EXEC = re.compile(
-    r"\b(?P<tool>" + _DOWNLOADERS + r")\b(?P<args>[^|\n]{0,500}?)"
-    r"(?:\|\s*(?:tee|cat|gunzip|zcat|gzip\s+-d|tr|sed|dos2unix)\b[^|\n]{0,120})*"
+    r"\b(?P<tool>" + _DOWNLOADERS + r")\b(?P<args>[^|\n]{0,500}+)"
+    r"(?:\|\s*(?:tee|cat|gunzip|zcat|gzip\s+-d|tr|sed|dos2unix)\b[^|\n]{0,120}+)*+"
     r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?"
     r"(?P<runner>" + _RUNNERS + r")\b(?P<rest>[^|;&\n)]{0,80})",
     re.IGNORECASE,
@@ -153,7 +153,7 @@ _LANG_EXEC = re.compile(
     r"(?P<tool>requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch)\s*\((?P<args>[^\n]{0,300})",
     re.IGNORECASE,
 )
-_DOWNLOAD_URL = re.compile(r"\b(?:" + _DOWNLOADERS + r")\b[^\n|;&]{0,300}?(?P<url>" + _URL + ")", re.IGNORECASE)
+_DOWNLOADER_WORD = re.compile(r"\b(?:" + _DOWNLOADERS + r")\b", re.IGNORECASE)
 _EXEC_AFTER = re.compile(
     r"(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:chmod\s+[^\n;&|]{0,40}\+?x\b|" + _SHELLS + r"\s+[^\s-]|\./\S|/tmp/\S"
     r"|python[0-9.]*\s+[^\s-]|open\s+\S|start\s+\S|msiexec\b)",
@@ -164,6 +164,25 @@ _EXEC_NEXT = re.compile(
     re.IGNORECASE,
 )
 _VARIABLE = re.compile(r"\$\{?\w+\}?|%\w+%")
+
+
+def downloads(text: str, limit: int = 64) -> list[tuple[int, str]]:
+    """(start of the downloader word, URL) for URLs fetched by curl, wget & co. on this line.
+
+    URL first, then a look back over at most 300 characters without a command separator: the
+    work stays linear however many downloader words a hostile line repeats.
+    """
+    found: list[tuple[int, str]] = []
+    for url in URL.finditer(text):
+        low = max(0, url.start() - 300)
+        window = text[low : url.start()]
+        cut = max(window.rfind(c) for c in "|;&\n")
+        words = list(_DOWNLOADER_WORD.finditer(window, cut + 1))
+        if words:
+            found.append((low + words[-1].start(), url.group(0)))
+            if len(found) >= limit:
+                break
+    return found
 
 
 def _stdin_runner(runner: str, rest: str) -> bool:
@@ -219,21 +238,21 @@ def detect_remote_exec(file: TextFile, index: int, line: Line, lower: str) -> It
     if found or line.context not in (CODE, CONFIG, DATA, INLINE):
         return
     # Two steps: download from an untrusted host, then make it executable or run it.
-    for match in _DOWNLOAD_URL.finditer(line.text):
-        url = match.group("url")
+    for start, url in downloads(line.text):
         host = url_host(url)
         kind = host_kind(host)
         if not kind:
             continue
-        after = _EXEC_AFTER.search(line.text, match.end())
-        end = after.end() if after else match.end()
+        url_end = line.text.find(url, start) + len(url)
+        after = _EXEC_AFTER.search(line.text, url_end, url_end + 400)
+        end = after.end() if after else url_end
         if after is None:
             following = file.lines[index + 1 : index + 4]
             if not any(n.block == line.block and n.context == CODE and _EXEC_NEXT.search(n.text) for n in following):
                 continue
         params = {"what": "downloads", "url": url, "host": host, "host_kind": kind, "runner": "the shell",
                   "how": "then runs the downloaded file"}  # fmt: skip
-        yield Hit(R.UNTRUSTED_DOWNLOAD_EXECUTED, line, match.start(), end, params)
+        yield Hit(R.UNTRUSTED_DOWNLOAD_EXECUTED, line, start, end, params)
         return
 
 
@@ -359,8 +378,8 @@ def detect_password_archive(file: TextFile, index: int, line: Line, lower: str) 
             password = _literal_password(match.group("a") or match.group("b") or match.group("c"))
             if not password:
                 continue
-            downloads = [n for n in file.lines if n.context in (CODE, CONFIG, DATA, INLINE, PROSE)]
-            if not any(_ARCHIVE_LINK.search(n.text) or _DOWNLOAD_URL.search(n.text) for n in downloads):
+            lines = [n for n in file.lines if n.context in (CODE, CONFIG, DATA, INLINE, PROSE)]
+            if not any(_ARCHIVE_LINK.search(n.text) or downloads(n.text, 1) for n in lines):
                 continue
             what = f"extracts a downloaded archive with the built-in password '{password}'"
             yield Hit(R.PASSWORD_ARCHIVE, line, match.start(), match.end(),

@@ -1,0 +1,105 @@
+"""Search outputs: the Whoosh index (CLI), Pagefind (site), token shards (agents), the search page.
+
+Shards for agents (documented in README "Search for agents"):
+- `search/manifest.json`: format, how tokens are made, shard and chunk names, the ranking rules;
+- `search/tokens/<p>.json` for every two-character token prefix `p`: token -> [[doc, fields], ...]
+  where `doc` indexes the document list and `fields` is a bit set (1 name, 2 tags or category,
+  4 description, 8 headings, tool and input names, triggers);
+- `search/docs/<n>.json`: documents `n*CHUNK` to `(n+1)*CHUNK - 1`, each
+  [id, name, tier, risk, last_updated, url].
+An agent splits its query into words, fetches one shard per distinct two-letter prefix, and one
+document chunk per chunk its best matches fall in: a few kilobytes, whatever the registry's size.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from registry.emit.urls import SiteUrls
+from registry.emit.writer import SiteWriter
+from registry.search.documents import SearchDocument
+from registry.search.index import IndexStats, copy_index, update_index
+from registry.search.text import STOP_WORDS, words
+
+CHUNK = 500
+FIELD_BITS = {"name": 1, "tags": 2, "description": 4, "body": 8}
+SHARD_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    whoosh: IndexStats
+    shards: int
+    pagefind_seconds: float
+
+
+def token_fields(doc: SearchDocument) -> dict[str, int]:
+    tokens: dict[str, int] = defaultdict(int)
+    sources = {
+        "name": doc.name,
+        "tags": " ".join(doc.tags) + " " + doc.category,
+        "description": doc.description,
+        "body": doc.body,
+    }
+    for field, text in sources.items():
+        for word in words(text):
+            if word not in STOP_WORDS and len(word) <= 40:
+                tokens[word] |= FIELD_BITS[field]
+    return tokens
+
+
+def write_shards(writer: SiteWriter, documents: list[SearchDocument]) -> int:
+    shards: dict[str, dict[str, list[list[int]]]] = defaultdict(lambda: defaultdict(list))
+    for number, doc in enumerate(documents):
+        for token, bits in sorted(token_fields(doc).items()):
+            shards[token[:2]][token].append([number, bits])
+    for prefix, tokens in sorted(shards.items()):
+        writer.write_json(f"search/tokens/{prefix}.json", {t: tokens[t] for t in sorted(tokens)})
+    for start in range(0, len(documents), CHUNK):
+        chunk = [
+            [d.id, d.name, d.tier, d.risk, d.last_updated, SiteUrls.skill_page(d.id)]
+            for d in documents[start : start + CHUNK]
+        ]
+        writer.write_json(f"search/docs/{start // CHUNK}.json", chunk)
+    writer.write_json(
+        "search/manifest.json",
+        {
+            "format": SHARD_FORMAT,
+            "documents": len(documents),
+            "chunk_size": CHUNK,
+            "tokens": "lowercase ASCII words [a-z0-9]+, accents folded, camelCase and kebab-case split",
+            "stop_words": sorted(STOP_WORDS),
+            "shard": "search/tokens/{first two characters of the token}.json",
+            "documents_chunk": "search/docs/{document number // chunk_size}.json",
+            "document_fields": ["id", "name", "tier", "risk", "last_updated", "url"],
+            "field_bits": FIELD_BITS,
+            "ranking": "README.md, section 'Search'",
+        },
+        pretty=True,
+    )
+    return len(shards)
+
+
+def run_pagefind(site: Path) -> None:
+    """Index the skill cards (elements marked data-pagefind-body) of the built HTML."""
+    subprocess.run(
+        [sys.executable, "-m", "pagefind", "--site", str(site), "--silent", "--force-language", "en"],
+        check=True,
+        capture_output=True,
+        timeout=1800,
+    )
+
+
+def emit_search(writer: SiteWriter, documents: list[SearchDocument], cache: Path) -> SearchStats:
+    import time
+
+    stats = update_index(cache / "whoosh", documents)
+    copy_index(cache / "whoosh", writer.root / "search" / "whoosh")
+    shard_count = write_shards(writer, documents)
+    started = time.perf_counter()
+    run_pagefind(writer.root)
+    return SearchStats(stats, shard_count, time.perf_counter() - started)

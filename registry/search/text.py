@@ -1,0 +1,98 @@
+"""Words and how a query word matches a skill's word. The same rules are implemented in
+static/search.js, so the CLI, agents and the site put results in the same order."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "please",
+        "the",
+        "this",
+        "to",
+        "use",
+        "using",
+        "want",
+        "we",
+        "with",
+        "you",
+        "your",
+    ]
+)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def words(text: str) -> list[str]:
+    """Lowercase ASCII words; accents folded, camelCase and kebab-case split."""
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text or "")
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return _WORD.findall(folded)
+
+
+def query_words(query: str) -> list[str]:
+    found = [w for w in words(query) if w not in STOP_WORDS]
+    return found or words(query)
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Damerau-Levenshtein distance (adjacent swaps count 1), giving up beyond `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def typo_budget(word: str) -> int:
+    return 0 if len(word) < 4 else (1 if len(word) < 8 else 2)
+
+
+def word_matches(query_word: str, field_word: str) -> bool:
+    """Exact, a shared stem (deploy ~ deployment), a typed prefix (fronte ~ frontend), or a typo."""
+    if query_word == field_word:
+        return True
+    shorter = min(len(query_word), len(field_word))
+    if len(query_word) >= 3 and field_word.startswith(query_word):
+        return True
+    common = 0
+    for x, y in zip(query_word, field_word, strict=False):
+        if x != y:
+            break
+        common += 1
+    if shorter >= 4 and common >= max(4, shorter - 2):
+        return True
+    budget = typo_budget(query_word)
+    return budget > 0 and _distance(query_word, field_word, budget) <= budget
