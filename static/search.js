@@ -1,120 +1,10 @@
 // Site search: Pagefind finds candidates; this file orders them with the same tiers as the
 // CLI (registry/search/rank.py and text.py), applies the squat gate, and renders results
 // with DOM APIs only (no HTML from the index is ever inserted). The query lives in the URL.
+import { queryWords, rank, wordMatches, words } from "./search-rank.js";
+
 const script = document.currentScript || document.querySelector("script[data-root][src$='search.js']");
 const root = (script && script.getAttribute("data-root")) || "../";
-
-const STOP_WORDS = new Set(("a an and are as at be by for from how i in is it me my of on or our please the " +
-  "this to use using want we with you your").split(" "));
-const TIER_ORDER = { official: 0, verified: 1, community: 2 };
-const RISK_ORDER = { low: 0, medium: 1, high: 2, critical: 3 };
-const FIELDS = ["name", "tags", "description", "body"];
-
-export function words(text) {
-  const split = String(text || "").replace(/([a-z])([A-Z])/g, "$1 $2");
-  const folded = split.normalize("NFKD").replace(/[^\x00-\x7f]/g, "").toLowerCase();
-  return folded.match(/[a-z0-9]+/g) || [];
-}
-
-export function queryWords(query) {
-  const all = words(query);
-  const kept = all.filter((w) => !STOP_WORDS.has(w));
-  return kept.length ? kept : all;
-}
-
-function distance(a, b, limit) {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous2 = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        current[j] = Math.min(current[j], previous2[j - 2] + 1);
-      }
-    }
-    if (Math.min(...current) > limit) return limit + 1;
-    previous2 = previous;
-    previous = current;
-  }
-  return previous[b.length];
-}
-
-function typoBudget(word) { return word.length < 4 ? 0 : word.length < 8 ? 1 : 2; }
-
-export function wordMatches(q, f) {
-  if (q === f) return true;
-  if (q.length >= 3 && f.startsWith(q)) return true;
-  const shorter = Math.min(q.length, f.length);
-  let common = 0;
-  while (common < shorter && q[common] === f[common]) common++;
-  if (shorter >= 4 && common >= Math.max(4, shorter - 2)) return true;
-  const budget = typoBudget(q);
-  return budget > 0 && distance(q, f, budget) <= budget;
-}
-
-export function tierOf(rawQuery, query, c) {
-  const normalised = words(rawQuery).join(" ");
-  if (normalised && (normalised === words(c.name).join(" ") || rawQuery.trim().toLowerCase() === c.id)) {
-    return { tier: [0, 0, 0, 0], matched: Object.fromEntries(query.map((w) => [w, "name"])) };
-  }
-  const fields = [c.nameWords, c.tagWords, c.descriptionWords, c.bodyWords];
-  const matched = {};
-  for (const w of query) {
-    for (let i = 0; i < fields.length; i++) {
-      if (fields[i].some((f) => wordMatches(w, f))) { matched[w] = FIELDS[i]; break; }
-    }
-  }
-  const missing = query.length - Object.keys(matched).length;
-  const levels = Object.values(matched).map((f) => FIELDS.indexOf(f));
-  const level = levels.length ? Math.max(...levels) : FIELDS.length;
-  return { tier: [1, missing, level, missing ? levels.reduce((a, b) => a + b, 0) : 0], matched };
-}
-
-function compareTuples(a, b) {
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] < b[i]) return -1;
-    if (a[i] > b[i]) return 1;
-  }
-  return 0;
-}
-
-export function rank(rawQuery, candidates) {
-  const query = queryWords(rawQuery);
-  const ranked = [];
-  for (const c of candidates) {
-    const { tier, matched } = tierOf(rawQuery, query, c);
-    if (!Object.keys(matched).length) continue;
-    ranked.push({ c, tier, matched });
-  }
-  ranked.sort((x, y) => compareTuples(x.tier, y.tier)
-    || (TIER_ORDER[x.c.tier] ?? 3) - (TIER_ORDER[y.c.tier] ?? 3)
-    || (RISK_ORDER[x.c.risk] ?? 4) - (RISK_ORDER[y.c.risk] ?? 4)
-    || (x.c.updated ? 0 : 1) - (y.c.updated ? 0 : 1) || (y.c.updated > x.c.updated ? 1 : y.c.updated < x.c.updated ? -1 : 0)
-    || y.c.score - x.c.score
-    || (x.c.id < y.c.id ? -1 : x.c.id > y.c.id ? 1 : 0));
-  return squatGate(ranked);
-}
-
-export function squatGate(ranked) {
-  const result = ranked.slice();
-  const trusted = new Set(ranked.filter((r) => r.c.tier !== "community").map((r) => r.c.name));
-  let i = 0;
-  while (i < result.length) {
-    const item = result[i];
-    if (item.c.tier === "community" && trusted.has(item.c.name)) {
-      let last = -1;
-      for (let j = i + 1; j < result.length; j++) {
-        if (result[j].c.name === item.c.name && result[j].c.tier !== "community") last = j;
-      }
-      if (last !== -1) { result.splice(i, 1); result.splice(last, 0, item); continue; }
-    }
-    i++;
-  }
-  return result;
-}
 
 function candidateFrom(data, score) {
   const meta = data.meta || {};
@@ -185,9 +75,25 @@ async function main() {
   }
 
   const params = new URLSearchParams(window.location.search);
-  input.value = params.get("q") || "";
+  if (params.has("q")) input.value = params.get("q");
   for (const [key, select] of Object.entries(selects)) {
     if (params.get(key)) select.value = params.get(key);
+  }
+
+  // Pagefind has no typo tolerance: the token shards built for agents (search/tokens/) hold every
+  // indexed word by its first two letters, so a misspelt word is mapped to the words it may mean.
+  const shards = new Map();
+  async function corrections(word) {
+    if (word.length < 5) return [];
+    const key = word.slice(0, 2);
+    if (!shards.has(key)) {
+      shards.set(key, fetch(root + "search/tokens/" + encodeURIComponent(key) + ".json")
+        .then((r) => (r.ok ? r.json() : {})).catch(() => ({})));
+    }
+    const shard = await shards.get(key);
+    if (shard[word]) return [];
+    return Object.keys(shard).filter((token) => wordMatches(word, token))
+      .sort((a, b) => shard[b].length - shard[a].length).slice(0, 3);
   }
 
   let generation = 0;
@@ -207,9 +113,10 @@ async function main() {
     if (!raw) { list.replaceChildren(); status.textContent = ""; return; }
     const started = performance.now();
     const terms = queryWords(raw);
-    // Ask Pagefind for each word with a prefix wildcard-free query and the whole query, so
+    // Ask Pagefind for the whole query, each word, and the corrections of misspelt words, so
     // exact names, prefixes and typos all reach the ranking step.
-    const searches = await Promise.all([raw, ...terms].map((q) => pagefind.search(q, { filters })));
+    const fixes = (await Promise.all(terms.map(corrections))).flat();
+    const searches = await Promise.all([raw, ...terms, ...fixes].map((q) => pagefind.search(q, { filters })));
     if (current !== generation) return;
     const seen = new Map();
     for (const search of searches) {
@@ -284,7 +191,8 @@ async function main() {
     if (event.key === "ArrowUp") { event.preventDefault(); (index === 0 ? input : links[index - 1]).focus(); }
   });
   window.__skillSearch = async (q) => { input.value = q; await run(false); return [...list.querySelectorAll("a.result-title")].map((a) => a.getAttribute("href")); };
-  if (input.value) run(false);
+  form.setAttribute("data-ready", "true");
+  if (input.value) run(!params.has("q"));
 }
 
 main();

@@ -70,3 +70,15 @@ def commit_all(repo: Path, message: str, date: str) -> str:
         check=True,
     )
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium from Debian's package, shared by the browser tests (tests/browser_support.py)."""
+    from browser_support import launch
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = launch(playwright)
+        yield instance
+        instance.close()

@@ -46,14 +46,16 @@ def candidate_from(stored: dict, score: float) -> Candidate:
     )
 
 
-def _whoosh_query(raw: str) -> query.Query:
+def _whoosh_query(raw: str, schema) -> query.Query:
     terms: list[query.Query] = []
     for word in query_words(raw):
         for field_name in ("name", "description", "body"):
-            terms.append(query.Term(field_name, word))
-            budget = typo_budget(word)
-            if budget:
-                terms.append(query.FuzzyTerm(field_name, word, maxdist=budget, prefixlength=1))
+            # Text fields are stemmed when indexed: look up the stem, and the raw word as a prefix.
+            for stem in schema[field_name].process_text(word) or [word]:
+                terms.append(query.Term(field_name, stem))
+                budget = typo_budget(stem)
+                if budget:
+                    terms.append(query.FuzzyTerm(field_name, stem, maxdist=budget, prefixlength=1))
             if len(word) >= 3:
                 terms.append(query.Prefix(field_name, word))
         terms.append(query.Term("tags", word))
@@ -68,7 +70,7 @@ def search(directory: Path, raw_query: str, filters: Filters = Filters(), limit:
         with ix.searcher() as searcher:
             by_id = searcher.document(id=raw_query.strip().lower()) if "/" in raw_query else None
             exact = [candidate_from(by_id, 0.0)] if by_id and filters.accepts(by_id) else []
-            hits = searcher.search(_whoosh_query(raw_query), limit=CANDIDATES)
+            hits = searcher.search(_whoosh_query(raw_query, ix.schema), limit=CANDIDATES)
             candidates = [candidate_from(hit.fields(), hit.score) for hit in hits if filters.accepts(hit.fields())]
         seen = {c.id for c in candidates}
         candidates += [c for c in exact if c.id not in seen]

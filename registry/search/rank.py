@@ -1,5 +1,7 @@
 """Ranking in tiers, as documented in README "Search":
 
+Soft words (help, make, write, ...) count when they match but are never "missing".
+
 1. exact name or id;
 2. every query word in the name (prefix and typo tolerant);
 3. every word in name, tags or category;
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from registry.search.text import query_words, word_matches, words
+from registry.search.text import SOFT_WORDS, query_words, word_matches, words
 
 TIER_ORDER = {"official": 0, "verified": 1, "community": 2}
 RISK_ORDER = {"low": 0, "medium": 1, "high": 2, "critical": 3}
@@ -56,9 +58,10 @@ def match_fields(query: Sequence[str], candidate: Candidate) -> dict[str, str]:
         ("body", candidate.body_words),
     )
     matched: dict[str, str] = {}
-    for word in query:
+    for position, word in enumerate(query):
+        typing = position == len(query) - 1
         for name, field_words in fields:
-            if any(word_matches(word, fw) for fw in field_words):
+            if any(word_matches(word, fw, typing) for fw in field_words):
                 matched[word] = name
                 break
     return matched
@@ -71,7 +74,7 @@ def tier_of(
     if normalised and (normalised == " ".join(words(candidate.name)) or raw_query.strip().lower() == candidate.id):
         return (0, 0, 0, 0), {w: "name" for w in query}
     matched = match_fields(query, candidate)
-    missing = len(query) - len(matched)
+    missing = sum(1 for word in query if word not in matched and word not in SOFT_WORDS)
     levels = [FIELD_LEVELS.index(f) for f in matched.values()]
     level = max(levels, default=len(FIELD_LEVELS))
     # Complete matches form the documented tiers; among partial ones, better fields break ties.

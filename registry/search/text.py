@@ -7,40 +7,19 @@ import re
 import unicodedata
 
 STOP_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "me",
-        "my",
-        "of",
-        "on",
-        "or",
-        "our",
-        "please",
-        "the",
-        "this",
-        "to",
-        "use",
-        "using",
-        "want",
-        "we",
-        "with",
-        "you",
-        "your",
-    ]
+    (
+        "a about am an and are as at be been but by can could did do does for from has have how i if in into "
+        "is it its me my of on or our out over please so than that the their them then there they this to up "
+        "us use using want was we were with would you your"
+    ).split()
+)
+# Words people add to a task ("help me write ...") that rarely name what they need: matched when
+# present, but a document is not counted as missing them.
+SOFT_WORDS = frozenset(
+    (
+        "all any best can create do find get give good help just make need new now put really right "
+        "should show some today what when where which why will write"
+    ).split()
 )
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -77,15 +56,16 @@ def _distance(a: str, b: str, limit: int) -> int:
 
 
 def typo_budget(word: str) -> int:
-    return 0 if len(word) < 4 else (1 if len(word) < 8 else 2)
+    return 0 if len(word) < 5 else (1 if len(word) < 9 else 2)
 
 
-def word_matches(query_word: str, field_word: str) -> bool:
-    """Exact, a shared stem (deploy ~ deployment), a typed prefix (fronte ~ frontend), or a typo."""
-    if query_word == field_word:
+def word_matches(query_word: str, field_word: str, typing: bool = False) -> bool:
+    """Exact, a plural, a shared stem (deploy ~ deployment), a prefix (fronte ~ frontend: from five
+    letters, or from three for the word being typed), or a typo."""
+    if query_word == field_word or field_word in (query_word + "s", query_word + "es"):
         return True
     shorter = min(len(query_word), len(field_word))
-    if len(query_word) >= 3 and field_word.startswith(query_word):
+    if len(query_word) >= (3 if typing else 5) and field_word.startswith(query_word):
         return True
     common = 0
     for x, y in zip(query_word, field_word, strict=False):
