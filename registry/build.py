@@ -20,7 +20,7 @@ from registry.emit import html, index_json, raw, sitemap, well_known
 from registry.emit.search import SearchStats, emit_search
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter, dump_json
-from registry.model import Finding, LeftOut, Severity, Skill
+from registry.model import CrawlResult, Finding, LeftOut, Severity, Skill
 from registry.output import staged_output
 from registry.parse.skill import parse_skill
 from registry.policy import Policy, find_policy, load_policy
@@ -88,21 +88,29 @@ def _no_progress(stage: str, done: int, total: int) -> None:
     return None
 
 
-def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResult:
-    timings: dict[str, float] = {}
-    clock = time.perf_counter()
+@dataclass
+class Analysis:
+    """Everything known about a source before anything is written: crawl, parse, validate, history, score."""
 
-    def lap(stage: str) -> None:
-        nonlocal clock
-        now = time.perf_counter()
-        timings[stage] = timings.get(stage, 0.0) + now - clock
-        clock = now
+    found: CrawlResult
+    skills: list[Skill]
+    repository: history.RepositoryInfo
+    assessments: dict[str, Assessment]
+    policy: Policy
+    limits: Limits
 
-    policy = load_policy(options.policy or find_policy(options.source), frozenset(r.code for r in all_rules()))
-    limits = policy.limits if policy.source else options.limits
-    title = policy.title or options.title
 
-    found = crawl_stage.crawl(options.source, limits)
+def analyse(
+    source: Path,
+    policy_path: Path | None = None,
+    default_limits: Limits | None = None,
+    progress: Progress = _no_progress,
+    lap: Callable[[str], None] = lambda stage: None,
+) -> Analysis:
+    policy = load_policy(policy_path or find_policy(source), frozenset(r.code for r in all_rules()))
+    limits = policy.limits if policy.source else (default_limits or Limits())
+
+    found = crawl_stage.crawl(source, limits)
     lap("crawl")
 
     skills: list[Skill] = []
@@ -126,6 +134,25 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
         progress("score", index + 1, len(skills))
     found.findings = apply_severity_overrides(found.findings, policy.severity)
     lap("score")
+    return Analysis(found, skills, repository, assessments, policy, limits)
+
+
+def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResult:
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[stage] = timings.get(stage, 0.0) + now - clock
+        clock = now
+
+    analysis = analyse(options.source, options.policy, options.limits, progress, lap)
+    found, skills, repository, assessments, policy = (
+        analysis.found, analysis.skills, analysis.repository, analysis.assessments, analysis.policy
+    )
+    limits = analysis.limits
+    title = policy.title or options.title
 
     published = [s for s in skills if s.publishable]
     left_out = [
@@ -236,7 +263,9 @@ def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], 
     emitter.not_found()
     sitemap_pages += [("", None), ("browse/", None)]
 
-    emitter.search_page()
+    emitter.search_page(
+        [listing.key for listing in listings["category"]], sorted({d for card in card_list for d in card.dialects})
+    )
     index = index_json.build_index(published, urls, repository, discovery, data.assessments, data.title)
     writer.write_json("index.json", index)
     well_known.emit_indexes(writer, discovery_entries)

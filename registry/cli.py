@@ -160,7 +160,7 @@ def docs(out: Path) -> None:
 @main.command()
 @click.argument("query")
 @click.option("--site", type=click.Path(exists=True, file_okay=False, path_type=Path), default=DEFAULT_OUT,
-              show_default=True, help="A built site (its search/whoosh index is used).")
+              show_default=True, help="A built site (its search index is kept in .<site>.cache/ beside it).")
 @click.option("--category", help="Only this category.")
 @click.option("--trust", type=click.Choice(["official", "verified", "community"]), help="Only this trust tier.")
 @click.option("--risk", type=click.Choice(["low", "medium", "high", "critical"]), help="Only this risk level.")
@@ -176,7 +176,9 @@ def search(
     from registry.search.query import Filters
     from registry.search.query import search as run_search
 
-    index_dir = site / "search" / "whoosh"
+    from registry.build import search_cache
+
+    index_dir = search_cache(site) / "whoosh"
     if not index_dir.is_dir():
         click.echo(f"error: {site} has no search index; run `skill-registry build --out {site}` first", err=True)
         sys.exit(2)

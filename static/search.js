@@ -6,6 +6,13 @@ import { queryWords, rank, wordMatches, words } from "./search-rank.js";
 const script = document.currentScript || document.querySelector("script[data-root][src$='search.js']");
 const root = (script && script.getAttribute("data-root")) || "../";
 
+function accepts(candidate, filters) {
+  return (!filters.category || candidate.category === filters.category)
+    && (!filters.tier || candidate.tier === filters.tier)
+    && (!filters.risk || candidate.risk === filters.risk)
+    && (!filters.dialect || candidate.dialects.includes(filters.dialect));
+}
+
 function candidateFrom(data, score) {
   const meta = data.meta || {};
   const content = data.content || "";
@@ -15,6 +22,8 @@ function candidateFrom(data, score) {
     tier: meta.tier || "community",
     risk: meta.risk || "low",
     updated: meta.updated || "",
+    category: meta.category || "",
+    dialects: (meta.dialects || "").split(" ").filter(Boolean),
     nameWords: words(meta.title),
     tagWords: words(meta.tags),
     descriptionWords: words(content),
@@ -60,15 +69,6 @@ async function main() {
     pagefind = await import(root + "pagefind/pagefind.js");
     await pagefind.options({ baseUrl: new URL(root, window.location.href).pathname, excerptLength: 30 });
     await pagefind.init();
-    const filters = await pagefind.filters();
-    for (const [key, select] of [["category", selects.category], ["dialect", selects.dialect]]) {
-      Object.keys(filters[key] || {}).sort().forEach((value) => {
-        const option = document.createElement("option");
-        option.value = value;
-        option.textContent = value + " (" + filters[key][value] + ")";
-        select.appendChild(option);
-      });
-    }
   } catch (error) {
     status.textContent = "Search could not load; browse all skills instead.";
     return;
@@ -116,7 +116,7 @@ async function main() {
     // Ask Pagefind for the whole query, each word, and the corrections of misspelt words, so
     // exact names, prefixes and typos all reach the ranking step.
     const fixes = (await Promise.all(terms.map(corrections))).flat();
-    const searches = await Promise.all([raw, ...terms, ...fixes].map((q) => pagefind.search(q, { filters })));
+    const searches = await Promise.all([raw, ...terms, ...fixes].map((q) => pagefind.search(q)));
     if (current !== generation) return;
     const seen = new Map();
     for (const search of searches) {
@@ -126,7 +126,7 @@ async function main() {
     }
     const loaded = await Promise.all([...seen.values()].map(async (r) => candidateFrom(await r.data(), r.score)));
     if (current !== generation) return;
-    const ranked = rank(raw, loaded).slice(0, 20);
+    const ranked = rank(raw, loaded.filter((c) => accepts(c, filters))).slice(0, 20);
     render(ranked, terms);
     const ms = Math.round(performance.now() - started);
     status.textContent = ranked.length ? ranked.length + " results (" + ms + " ms)" : "No skill matches. Try fewer words, or browse all skills.";

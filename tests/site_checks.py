@@ -151,11 +151,15 @@ class _ConstructFinder(HTMLParser):
 def _ours(tag: str, attributes: dict) -> bool:
     """The site's own head elements: the script, the stylesheet, the icon and meta tags."""
     if tag == "script":
-        return bool(re.fullmatch(r"/?(\.\./)*static/app\.js", attributes.get("src") or ""))
+        return bool(re.fullmatch(r"/?(\.\./)*static/(app|search)\.js", attributes.get("src") or ""))
     if tag == "link":
         return attributes.get("rel") in ("stylesheet", "icon", "canonical", "alternate")
     if tag == "form":
-        return "action" not in attributes and attributes.get("class") in ("filter", "input-preview")
+        action = attributes.get("action")
+        own_search = action is not None and re.fullmatch(r"/?(\.\./)*search/", action) is not None
+        return (action is None or own_search) and attributes.get("class") in (
+            "filter", "input-preview", "header-search", "filter search-form",
+        )
     if tag == "meta":
         return set(attributes) <= {"charset", "name", "content"} and attributes.get("name") != "refresh"
     return False

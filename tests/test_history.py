@@ -113,7 +113,7 @@ def test_renamed_folder_keeps_its_history(repo, tmp_path):
     first = commit_version(repo, "1.0.0", "a", "2024-06-01T00:00:00+00:00", folder="pub/old-name")
     git(repo, "mv", "pub/old-name", "pub/tool")
     commit_all(repo, "rename", "2025-01-01T00:00:00+00:00")
-    result, index = run(repo, tmp_path)
+    _, index = run(repo, tmp_path)
     (entry,) = index["skills"]
     assert entry["first_published"] == "2024-06-01T00:00:00Z"
     assert entry["previous_paths"] == ["pub/old-name"]

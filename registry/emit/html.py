@@ -273,10 +273,14 @@ class HtmlEmitter:
             page_description=f"{len(listing.cards)} skills",
         )
 
-    def search_page(self) -> None:
+    def search_page(self, categories: list[str], dialects: list[str]) -> None:
+        # Filters are applied in the browser from each result's metadata: Pagefind's own
+        # filter index is not byte-for-byte reproducible, and builds must be.
         self._render(
             "search.html",
             "search/index.html",
+            categories=categories,
+            dialects=dialects,
             page_title="Search",
             page_description=f"Search {self.site.skill_count} agent skills.",
         )

@@ -1,5 +1,8 @@
 """Search outputs: the Whoosh index (CLI), Pagefind (site), token shards (agents), the search page.
 
+The Whoosh index stays in the build cache beside the site (`.<out>.cache/whoosh`): its segment
+names are random, and the site must be byte-for-byte reproducible.
+
 Shards for agents (documented in README "Search for agents"):
 - `search/manifest.json`: format, how tokens are made, shard and chunk names, the ranking rules;
 - `search/tokens/<p>.json` for every two-character token prefix `p`: token -> [[doc, fields], ...]
@@ -22,7 +25,7 @@ from pathlib import Path
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.search.documents import SearchDocument
-from registry.search.index import IndexStats, copy_index, update_index
+from registry.search.index import IndexStats, update_index
 from registry.search.text import STOP_WORDS, words
 
 CHUNK = 500
@@ -98,7 +101,6 @@ def emit_search(writer: SiteWriter, documents: list[SearchDocument], cache: Path
     import time
 
     stats = update_index(cache / "whoosh", documents)
-    copy_index(cache / "whoosh", writer.root / "search" / "whoosh")
     shard_count = write_shards(writer, documents)
     started = time.perf_counter()
     run_pagefind(writer.root)

@@ -42,6 +42,7 @@ has bounded gaps. The same bytes always give the same assessment.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -56,6 +57,10 @@ __all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess"]
 
 PER_FILE = 5
 PER_SKILL = 20
+LONG_LINE = 8192  # longer lines are read by the command rules in overlapping windows ...
+OVERLAP = 512
+HITS_PER_CALL = 2 * PER_FILE  # a detector stops reading a line after this many matches
+LONG_LINE_BUDGET = 512 * 1024  # ... up to this many characters of long lines per file
 EXCERPT = 120
 _MAX_LINE_FOR_PATTERNS = 2000
 _MAX_PATTERN_LINES = 5000
@@ -173,19 +178,31 @@ def _frontmatter_keys(data: bytes | None) -> list[tuple[int, str]]:
 def _scan(file: TextFile) -> list[Hit]:
     found: list[Hit] = []
     per_rule: dict[str, int] = {}
+    capped: set[str] = set()
     seen: set[tuple[str, int, int]] = set()
+    budget = LONG_LINE_BUDGET
     for index, line in enumerate(file.lines):
-        lower = line.text.lower()
+        views = [line]
+        if len(line.text) > LONG_LINE:
+            views = []
+            for start in range(0, len(line.text), LONG_LINE - OVERLAP):
+                if budget <= 0:
+                    break
+                views.append(line.window(start, start + LONG_LINE))
+                budget -= LONG_LINE
+        lower_full = line.text.lower()
         line_hits: list[Hit] = []
-        for detector, needles, contexts in LINE_DETECTORS:
-            if line.context not in contexts or not any(n in lower for n in needles):
+        for detector in LINE_DETECTORS:
+            if line.context not in detector.contexts or detector.rules <= capped:
                 continue
-            for hit in detector(file, index, line, lower):
-                if _accepted(hit):
-                    line_hits.append(hit)
-        found += _keep(_resolve(line_hits), per_rule, seen)
+            for view in views if detector.windowed else [line]:
+                lower = view.text.lower() if view is not line else lower_full
+                if detector.applies(view.text, lower):
+                    hits = itertools.islice(detector.run(file, index, view, lower), HITS_PER_CALL)
+                    line_hits += [hit for hit in hits if _accepted(hit)]
+        found += _keep(_resolve(line_hits), per_rule, seen, capped)
     for file_detector in FILE_DETECTORS:
-        found += _keep([hit for hit in file_detector(file) if _accepted(hit)], per_rule, seen)
+        found += _keep([hit for hit in file_detector(file) if _accepted(hit)], per_rule, seen, capped)
     return found
 
 
@@ -210,7 +227,7 @@ def _resolve(hits: list[Hit]) -> list[Hit]:
     return list(unique.values())
 
 
-def _keep(hits: list[Hit], per_rule: dict[str, int], seen: set[tuple[str, int, int]]) -> list[Hit]:
+def _keep(hits: list[Hit], per_rule: dict[str, int], seen: set[tuple[str, int, int]], capped: set[str]) -> list[Hit]:
     """Drop a second report of the same place (prose and its inline code), then cap each rule."""
     kept = []
     for hit in hits:
@@ -222,6 +239,8 @@ def _keep(hits: list[Hit], per_rule: dict[str, int], seen: set[tuple[str, int, i
         per_rule[hit.rule.code] = count + 1
         if count < PER_FILE:
             kept.append(hit)
+        if count + 1 >= PER_FILE:
+            capped.add(hit.rule.code)
     return kept
 
 

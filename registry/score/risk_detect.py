@@ -8,6 +8,7 @@ has cheap substring needles checked first.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import re
@@ -87,16 +88,21 @@ def public_ip(host: str) -> bool:
     return address.is_global and not address.is_multicast
 
 
+_HOST_KINDS = {domain: kind for kind, domains in SUSPICIOUS_HOSTS.items() for domain in domains}
+
+
+@functools.lru_cache(maxsize=4096)
 def host_kind(host: str | None) -> str | None:
     """Why a host has no accountable owner ('a raw IP address', 'a paste site', ...), or None."""
     if not host:
         return None
     if public_ip(host):
         return RAW_IP
-    for kind, domains in SUSPICIOUS_HOSTS.items():
-        for domain in domains:
-            if host == domain or host.endswith("." + domain):
-                return kind
+    labels = host.split(".")
+    for index in range(len(labels) - 1):
+        kind = _HOST_KINDS.get(".".join(labels[index:]))
+        if kind:
+            return kind
     return None
 
 
@@ -124,9 +130,14 @@ _REGEX_CALL = re.compile(r"\bre\.(?:compile|search|match|fullmatch|findall|findi
 _REGEXY = re.compile(r"\\[sSbBdDwW]|\.\*|\.\+|\[\^|\(\?[:=!<P]|\\\||\[\\")
 
 
+@functools.lru_cache(maxsize=256)
+def _defines_pattern(text: str) -> bool:
+    return bool(_PATTERN_LINE.match(text) or _REGEX_CALL.search(text))
+
+
 def describes_pattern(line: Line, excerpt: str) -> bool:
     """The text is a detection pattern (a YAML `pattern:` entry, a regex), not a command."""
-    return bool(_PATTERN_LINE.match(line.text) or _REGEX_CALL.search(line.text) or _REGEXY.search(excerpt))
+    return _defines_pattern(line.text) or _REGEXY.search(excerpt) is not None
 
 
 # -- R001 / R002: downloads executed -------------------------------------------------------
@@ -606,14 +617,14 @@ def detect_destructive(file: TextFile, index: int, line: Line, lower: str) -> It
 # -- R040..R043: persistence ---------------------------------------------------------------
 
 _AK_WRITE = re.compile(
-    r"(?:>>?|\btee\b(?:\s+-a)?|\b(?:cp|mv|install)\b[^\n;&|]{0,120}?)\s*['\"]?[~$\w{}/.-]*authorized_keys2?\b"
+    r"(?:>>?\s*['\"]?[~$\w{}/.-]*|\b(?:tee|cp|mv|install)\b[^\n;&|]{0,160}?)authorized_keys2?\b"
     r"|\b(?:appendFile(?:Sync)?|writeFile(?:Sync)?|Add-Content|Set-Content|Out-File)\b[^\n]{0,120}?authorized_keys"
     r"|authorized_keys2?['\"]?\s*\)?\s*,\s*['\"][aw]\+?['\"]"
     r"|authorized_keys2?['\"]?\s*\)\s*\.\s*(?:open|write_text)\s*\(",
 )
 _AK_PROSE = re.compile(r"\b(?:add|append|put|paste|insert|copy|write)\b[^\n]{0,120}?authorized_keys", re.IGNORECASE)
 _PUBLIC_KEY = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA[0-9A-Za-z+/]{20,}")
-_REMOTE_SSH = re.compile(r"\bssh\s+(?:-\S+\s+(?:\S+\s+)?)*[\w.@$-]+\s+['\"]")
+_REMOTE_SSH = re.compile(r"\bssh\b[^\n'\"|;&]{0,200}+['\"]")
 
 
 def detect_authorized_keys(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
@@ -637,7 +648,7 @@ def detect_authorized_keys(file: TextFile, index: int, line: Line, lower: str) -
         yield Hit(R.AUTHORIZED_KEYS_CHANGED, line, write.start(), write.end(), {"target": "~/.ssh/authorized_keys"})
 
 
-_WRITE_TO = r"(?:>>?|\btee\b(?:\s+-a)?|\b(?:cp|mv|install|ln\s+-\w*s\w*)\b[^\n;&|]{0,160}?)\s*['\"]?"
+_WRITE_TO = r"(?:>>?\s*['\"]?[~$\w{}/.-]*|\b(?:tee|cp|mv|install|ln)\b[^\n;&|]{0,160}?)"
 _SCHEDULERS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (what, re.compile(pattern, re.IGNORECASE))
     for what, pattern in (
@@ -645,8 +656,8 @@ _SCHEDULERS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("cron job", _CMD_POS + r"(?:sudo\s+)?crontab\s+(?:-u\s+\S+\s+)?(?![-\s])[^\s;&|)]+"),
         ("cron job", _WRITE_TO + r"(?:/etc/crontab|/etc/cron\.(?:d|hourly|daily|weekly|monthly)/|/var/spool/cron/)"),
         ("launchd agent", r"\blaunchctl\s+(?:load|bootstrap|submit)\b"),
-        ("launchd agent", _WRITE_TO + r"[~$\w{}/ .-]*Library/Launch(?:Agents|Daemons)/"),
-        ("systemd unit", _WRITE_TO + r"(?:/etc/systemd/system/|[~$\w{}/.-]*\.config/systemd/user/)[\w@.-]*\.(?:service|timer|socket|path)\b"),
+        ("launchd agent", _WRITE_TO + r"Library/Launch(?:Agents|Daemons)/"),
+        ("systemd unit", _WRITE_TO + r"(?:/etc/systemd/system/|\.config/systemd/user/)[\w@.-]*\.(?:service|timer|socket|path)\b"),
         ("systemd unit", r"\bsystemctl\s+--user\s+enable\b"),
         ("Windows scheduled task", r"\bschtasks(?:\.exe)?\s+/create\b"),
         ("Windows Run-key autostart entry", r"\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b[^\n]{0,200}?\\CurrentVersion\\Run(?:Once)?\b"),
@@ -846,36 +857,59 @@ def _legitimate_joiner(text: str, index: int) -> bool:
 
 # -- the detector table --------------------------------------------------------------------
 
-Detector = Callable[[TextFile, int, Line, str], Iterator[Hit]]
 
-# (detector, needles checked against the lower-cased line first, contexts it reads)
-LINE_DETECTORS: Sequence[tuple[Detector, tuple[str, ...], frozenset[str]]] = (
-    (detect_remote_exec, ("curl", "wget", "aria2c", "iwr", "irm", "invoke-", "webclient", "urlopen", "requests.get",
-                          "httpx.get", "fetch"), frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
-    (detect_decoded_exec, ("base64", "xxd", "certutil", "decode", "decompress", "fromhex", "unhexlify", "marshal", "atob",
-                           "unescape", "buffer.from", "-enc"), frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
-    (detect_reverse_shell, ("/dev/tcp", "/dev/udp", "nc ", "ncat", "netcat", "socat", "mkfifo", "socket"),
-     frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
-    (detect_password_archive, (".zip", ".7z", ".rar", "unzip", "7z", "unrar"), frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
-    (detect_credentials, (".ssh", ".aws", "gcloud", ".azure", ".docker", "credentials", "netrc", "pypirc", "gh/hosts",
-                          ".gnupg", "/etc/", "password-store", "wallet", "solana", "electrum", "nkbihf", "keychain",
-                          "security ", "secret-tool", "login data", "cookies", "local state", "logins.json", "key3.db",
-                          "key4.db", "web data"), frozenset({CODE, CONFIG, DATA})),
-    (detect_exfiltration, ("://", "nc ", "ncat", "netcat", "telnet", "/dev/tcp", "/dev/udp", "curl", "wget", "fetch",
-                           "requests", "httpx", "aiohttp", "axios", "urllib", "webrequest", "restmethod", "websocket",
-                           "smtplib", "sendmail", "scp ", "rsync", "ftp", "socat", "iwr", "irm", ".request("),
-     frozenset({CODE, CONFIG, DATA, INLINE})),
-    (detect_destructive, ("rm ", "rd ", "rmdir", "format", "mkfs", "dd ", "/dev/", "wipefs", "shred", "diskutil", "chmod",
-                          "chown", "chgrp", ":()", ": ()"), frozenset({CODE, CONFIG, DATA})),
-    (detect_authorized_keys, ("authorized_keys",), frozenset({CODE, CONFIG, DATA, INLINE, PROSE})),
-    (detect_persistence, ("crontab", "/etc/cron", "/var/spool/cron", "launchctl", "launchagents", "launchdaemons",
-                          "systemd", "schtasks", "currentversion\\run", "rc", "profile", "config.fish"),
-     frozenset({CODE, CONFIG, DATA})),
-    (detect_blobs, ("",), frozenset({CODE})),
-    (detect_injection, ("ignore", "disregard", "forget", "bypass", "no longer", "system prompt", "im_start",
-                        "without", "hide", "conceal", "secretly", "covertly", "stealthily", "surreptitiously",
-                        "silently"), frozenset({PROSE, CONFIG, COMMENT})),
-    (detect_hidden_text, ("",), frozenset({CODE, CONFIG, DATA, INLINE, PROSE, COMMENT})),
+@dataclass(frozen=True)
+class Detector:
+    run: Callable[[TextFile, int, Line, str], Iterator[Hit]]
+    needles: tuple[str, ...]  # one must occur in the lower-cased line; none: see `wants`
+    contexts: frozenset[str]
+    rules: frozenset[str]  # the rule codes it can report: skipped once all are capped in a file
+    windowed: bool = True  # False: linear scans that read a whole long line at once
+    wants: Callable[[str], bool] | None = None  # a cheap test of the raw line instead of needles
+
+    @functools.cached_property
+    def _needle_re(self) -> re.Pattern[str]:
+        return re.compile("|".join(re.escape(n) for n in self.needles))
+
+    def applies(self, text: str, lower: str) -> bool:
+        if self.wants is not None:
+            return self.wants(text)
+        return self._needle_re.search(lower) is not None
+
+
+_ANYWHERE = frozenset({CODE, CONFIG, DATA, INLINE, PROSE})
+LINE_DETECTORS: Sequence[Detector] = (
+    Detector(detect_remote_exec, ("curl", "wget", "aria2c", "iwr", "irm", "invoke-", "webclient", "urlopen",
+                                  "requests.get", "httpx.get", "fetch"), _ANYWHERE, frozenset({"R001", "R002"})),
+    Detector(detect_decoded_exec, ("base64", "xxd", "certutil", "decode", "decompress", "fromhex", "unhexlify",
+                                   "marshal", "atob", "unescape", "buffer.from", "-enc"), _ANYWHERE, frozenset({"R003"})),
+    Detector(detect_reverse_shell, ("/dev/tcp", "/dev/udp", "nc ", "ncat", "netcat", "socat", "mkfifo", "socket"),
+             _ANYWHERE, frozenset({"R004"})),
+    Detector(detect_password_archive, (".zip", ".7z", ".rar", "unzip", "7z", "unrar"), _ANYWHERE, frozenset({"R005"})),
+    Detector(detect_credentials, (".ssh", ".aws", "gcloud", ".azure", ".docker", "credentials", "netrc", "pypirc",
+                                  "gh/hosts", ".gnupg", "/etc/", "password-store", "wallet", "solana", "electrum",
+                                  "nkbihf", "keychain", "security ", "secret-tool", "login data", "cookies",
+                                  "local state", "logins.json", "key3.db", "key4.db", "web data"),
+             frozenset({CODE, CONFIG, DATA}), frozenset({"R010", "R011"})),
+    Detector(detect_exfiltration, ("://", "nc ", "ncat", "netcat", "telnet", "/dev/tcp", "/dev/udp", "curl", "wget",
+                                   "fetch", "requests", "httpx", "aiohttp", "axios", "urllib", "webrequest",
+                                   "restmethod", "websocket", "smtplib", "sendmail", "scp ", "rsync", "ftp", "socat",
+                                   "iwr", "irm", ".request("),
+             frozenset({CODE, CONFIG, DATA, INLINE}), frozenset({"R020", "R021", "R022"})),
+    Detector(detect_destructive, ("rm ", "rd ", "rmdir", "format", "mkfs", "dd ", "/dev/", "wipefs", "shred",
+                                  "diskutil", "chmod", "chown", "chgrp", ":()", ": ()"),
+             frozenset({CODE, CONFIG, DATA}), frozenset({"R030", "R031"})),
+    Detector(detect_authorized_keys, ("authorized_keys",), _ANYWHERE, frozenset({"R040", "R041"})),
+    Detector(detect_persistence, ("crontab", "/etc/cron", "/var/spool/cron", "launchctl", "launchagents",
+                                  "launchdaemons", "systemd", "schtasks", "currentversion\\run", "rc", "profile",
+                                  "config.fish"), frozenset({CODE, CONFIG, DATA}), frozenset({"R042", "R043"})),
+    Detector(detect_injection, ("ignore", "disregard", "forget", "bypass", "no longer", "system prompt", "im_start",
+                                "without", "hide", "conceal", "secretly", "covertly", "stealthily", "surreptitiously",
+                                "silently"), frozenset({PROSE, CONFIG, COMMENT}), frozenset({"R060", "R061"})),
+    Detector(detect_blobs, (), frozenset({CODE}), frozenset({"R050"}), windowed=False,
+             wants=lambda text: len(text) >= 60),
+    Detector(detect_hidden_text, (), frozenset({CODE, CONFIG, DATA, INLINE, PROSE, COMMENT}),
+             frozenset({"R062", "R063", "R064"}), windowed=False, wants=lambda text: not text.isascii()),
 )  # fmt: skip
 
 FILE_DETECTORS: Sequence[Callable[[TextFile], Iterator[Hit]]] = (detect_minified,)

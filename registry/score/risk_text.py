@@ -18,9 +18,10 @@ Nothing here runs or imports anything from a skill: it is string handling only.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 CODE, INLINE, PROSE, CONFIG, DATA, COMMENT = "code", "inline", "prose", "config", "data", "comment"
@@ -86,11 +87,17 @@ class Line:
         start, line, column = self.spans[index]
         return line, column + max(0, offset - start)
 
+    def window(self, start: int, end: int) -> Line:
+        """A slice of a long line that still maps its offsets back to the file."""
+        line, column = self.locate(start)
+        spans = [(0, line, column)] + [(s - start, n, c) for s, n, c in self.spans if start < s < end]
+        return replace(self, text=self.text[start:end], spans=tuple(spans))
+
     def warns(self, start: int, end: int) -> bool:
         """The neighbours warn, or this line does outside the matched text."""
         if self.warned:
             return True
-        return WARNING_WORDS.search(self.text[:start] + " " + self.text[end:]) is not None
+        return any(s < start or e > end for s, e in _warnings(self.text))
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,11 @@ class TextFile:
     name: str  # path inside the skill
     lines: tuple[Line, ...]
     kind: str  # markdown, script, data, skill_md
+
+
+@functools.lru_cache(maxsize=256)
+def _warnings(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(m.span() for m in WARNING_WORDS.finditer(text))
 
 
 def is_binary(data: bytes) -> bool:

@@ -1,7 +1,7 @@
 """The Whoosh index behind `skill-registry search`, updated incrementally.
 
-It lives in a cache folder beside the site (it must outlive the staging folder each build
-writes into) and is copied into the site at search/whoosh/ so a downloaded site is searchable.
+It lives in a cache folder beside the site: it must outlive the staging folder each build writes
+into, and its random segment names would make the site differ from build to build.
 Each document stores a key over everything indexed: a skill whose key is unchanged is not
 touched, a changed one is re-indexed alone, a removed one is deleted.
 """
@@ -86,10 +86,3 @@ def update_index(directory: Path, documents: Iterable[SearchDocument]) -> IndexS
         writer.commit(optimize=len(changed) > 1000)
     ix.close()
     return IndexStats(len(changed), len(removed), len(wanted) - len(changed), time.perf_counter() - started)
-
-
-def copy_index(directory: Path, target: Path) -> None:
-    target.mkdir(parents=True, exist_ok=True)
-    for item in sorted(directory.iterdir()):
-        if item.is_file() and not item.name.endswith(".toc.lock") and not item.name.startswith("."):
-            shutil.copyfile(item, target / item.name)

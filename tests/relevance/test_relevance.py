@@ -10,7 +10,7 @@ import pytest
 import yaml
 from conftest import CORPUS
 
-from registry.build import build
+from registry.build import build, search_cache
 from registry.config import BuildOptions
 from registry.search.query import search
 
@@ -51,7 +51,7 @@ def corpus_site(tmp_path_factory, corpus):
 
 
 def test_cli_ranking(corpus_site, capsys):
-    index = corpus_site / "search" / "whoosh"
+    index = search_cache(corpus_site) / "whoosh"
     results = {q["query"]: [r.candidate.id for r in search(index, q["query"], limit=10)] for q in QUERIES}
     score = metrics(results)
     with capsys.disabled():

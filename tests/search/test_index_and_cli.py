@@ -33,7 +33,7 @@ def test_incremental_indexing_touches_only_what_changed(tmp_path):
     shutil.rmtree(source / "p" / "skill-4")
     removed = run_build(source, out).search.whoosh
     assert (removed.indexed, removed.removed, removed.unchanged) == (0, 1, 4)
-    hits = search(out / "search" / "whoosh", "invoices")
+    hits = search(search_cache(out) / "whoosh", "invoices")
     assert [r.candidate.id for r in hits] == ["p/skill-2"]
     assert search_cache(out).is_dir()
 
@@ -41,7 +41,7 @@ def test_incremental_indexing_touches_only_what_changed(tmp_path):
 def test_filters_and_typos(tmp_path):
     out = tmp_path / "site"
     run_build(SKILLS_INDEX, out)
-    index = out / "search" / "whoosh"
+    index = search_cache(out) / "whoosh"
     assert search(index, "dokerfile lint")[0].candidate.id == "acme-devtools/dockerfile-lint"
     only_data = search(index, "csv", Filters(category="data"))
     assert only_data and all(r.candidate.extra["category"] == "data" for r in only_data)
@@ -71,7 +71,7 @@ def test_javascript_ranking_orders_like_python(tmp_path):
     run_build(SKILLS_INDEX, out)
     from whoosh import index as whoosh_index
 
-    ix = whoosh_index.open_dir(str(out / "search" / "whoosh"))
+    ix = whoosh_index.open_dir(str(search_cache(out) / "whoosh"))
     with ix.searcher() as searcher:
         candidates = [candidate_from(stored, 0.0) for stored in searcher.all_stored_fields()]
     queries = ["commit message", "csv", "dokerfile", "write tests", "registry-team/changelog-keeper", "git", "alt text"]
