@@ -43,8 +43,11 @@ def main() -> None:
 )
 @click.option("--strict", is_flag=True, help="Any error fails the build (exit 1) and the site is not replaced.")
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), help="Write every finding as JSON here.")
-@click.option("--policy", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="registry.yaml to use (default: beside the source, or at its git repository's root).")
+@click.option(
+    "--policy",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="registry.yaml to use (default: beside the source, or at its git repository's root).",
+)
 @click.option("--title", default="Skill Registry", show_default=True, help="Site title.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
 def build(
@@ -157,10 +160,62 @@ def docs(out: Path) -> None:
     click.echo(f"wrote {out / 'rules.md'} and {out / 'policy.md'}")
 
 
+@main.command("check-pr")
+@click.option("--base", required=True, help="The commit the pull request targets (e.g. origin/main or a sha).")
+@click.option("--head", default="HEAD", show_default=True, help="The pull request's commit.")
+@click.option("--actor", help="GitHub login of the author; checked against namespace owners in registry.yaml.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "github", "markdown"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--source", default="skills-index", show_default=True, help="Skills folder, relative to the repository root."
+)
+@click.option(
+    "--repo", type=click.Path(exists=True, file_okay=False, path_type=Path), default=Path("."), show_default=True
+)
+def check_pr(base: str, head: str, actor: str | None, output_format: str, source: str, repo: Path) -> None:
+    """Check a pull request: exit 0 when it can be merged, 1 when it cannot (2 for usage errors)."""
+    from registry import pr
+    from registry import report as reports
+
+    try:
+        result = pr.check_pull_request(repo, base, head, actor, source)
+    except ValueError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)
+    if output_format == "json":
+        click.echo(pr.as_json(result))
+    elif output_format == "markdown":
+        click.echo(pr.as_markdown(result))
+    else:
+        for change in result.changes:
+            if output_format == "text":
+                version = pr._version_change(change)
+                click.echo(f"{change.verdict.upper():8} {change.kind:8} {change.id}  {version}  ", nl=False)
+                click.echo(f"tier {change.tier}, risk {change.risk}")
+        for finding in result.findings():
+            if finding.severity is Severity.INFO:
+                continue
+            click.echo(reports.github_line(finding) if output_format == "github" else "  " + reports.text_line(finding))
+        verdict = "can be merged" if result.mergeable else "cannot be merged"
+        summary = f"{len(result.changes)} skill change(s); the pull request {verdict}"
+        click.echo(summary if output_format == "text" else f"::notice title=skill-registry::{summary}")
+    sys.exit(0 if result.mergeable else 1)
+
+
 @main.command()
 @click.argument("query")
-@click.option("--site", type=click.Path(exists=True, file_okay=False, path_type=Path), default=DEFAULT_OUT,
-              show_default=True, help="A built site (its search index is kept in .<site>.cache/ beside it).")
+@click.option(
+    "--site",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=DEFAULT_OUT,
+    show_default=True,
+    help="A built site (its search index is kept in .<site>.cache/ beside it).",
+)
 @click.option("--category", help="Only this category.")
 @click.option("--trust", type=click.Choice(["official", "verified", "community"]), help="Only this trust tier.")
 @click.option("--risk", type=click.Choice(["low", "medium", "high", "critical"]), help="Only this risk level.")
@@ -172,11 +227,10 @@ def search(
     limit: int, as_json: bool,
 ) -> None:  # fmt: skip
     """Search a built site's skills, ranked as the site ranks them."""
+    from registry.build import search_cache
     from registry.search.present import print_results, results_json
     from registry.search.query import Filters
     from registry.search.query import search as run_search
-
-    from registry.build import search_cache
 
     index_dir = search_cache(site) / "whoosh"
     if not index_dir.is_dir():

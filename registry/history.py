@@ -26,7 +26,7 @@ from registry.parse.document import read_document
 
 _RECORD = "\x1e"
 _FIELD = "\x1f"
-_GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C", "PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": "/nonexistent"}
+GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C", "PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": "/nonexistent"}
 _REGULAR_MODES = ("100644", "100755")
 
 
@@ -88,7 +88,7 @@ class RepositoryInfo:
 def _git(root: Path, *args: str, timeout: int = 600) -> str | None:
     try:
         result = subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, check=False, timeout=timeout, env=_GIT_ENV
+            ["git", "-C", str(root), *args], capture_output=True, check=False, timeout=timeout, env=GIT_ENV
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -106,7 +106,7 @@ class _BlobReader:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=_GIT_ENV,
+            env=GIT_ENV,
         )
         self.hashes: dict[str, str] = {}
         self.skill_md: dict[str, tuple[str, str | None]] = {}

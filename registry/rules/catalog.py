@@ -7,7 +7,7 @@ import re
 from registry import versions
 from registry.dialects import DIALECTS
 from registry.emit import well_known
-from registry.rules import fields, layout, reading
+from registry.rules import fields, layout, pull_request, reading
 from registry.rules.base import Rule
 from registry.score import categories, risk, trust
 
@@ -20,6 +20,7 @@ AREAS: tuple[tuple[str, tuple[Rule, ...]], ...] = (
     ("Risk (static analysis)", risk.RULES),
     ("Categories and tags", categories.RULES),
     ("Trust", trust.RULES),
+    ("Pull request checks", pull_request.RULES),
     ("Discovery indexes", well_known.RULES),
 )
 
