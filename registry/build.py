@@ -16,7 +16,7 @@ from pathlib import Path
 from registry import crawl as crawl_stage
 from registry import history, validate
 from registry.config import BuildOptions, Limits
-from registry.emit import html, index_json, raw, sitemap, well_known
+from registry.emit import feeds, html, index_json, raw, sitemap, well_known
 from registry.emit.search import SearchStats, emit_search
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter, dump_json
@@ -261,6 +261,16 @@ def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], 
             emitter.listing(listing)
             sitemap_pages.append((listing.path.removesuffix("index.html"), None))
     emitter.not_found()
+    feeds.emit(
+        writer, urls, data.title,
+        [
+            feeds.FeedItem(
+                s.id, s.display_name, s.description or "", s.version, s.publisher, s.category,
+                cards[s.id].first_published, cards[s.id].last_updated, s.content_digest,
+            )
+            for s in published
+        ],
+    )  # fmt: skip
     sitemap_pages += [("", None), ("browse/", None)]
 
     emitter.search_page(

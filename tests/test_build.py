@@ -329,3 +329,38 @@ def test_a_maintainer_override_lets_a_reviewed_skill_into_discovery(tmp_path):
     result = run_build(source, tmp_path / "out")
     assert result.discovery == {"p/installer": "installer"}
     assert result.assessments["p/installer"].risk_override == "Reviewed the installer script by hand"
+
+
+def test_every_internal_link_resolves(index_site):
+    """No broken link anywhere: every relative href and src points at a published file."""
+    from html.parser import HTMLParser
+    from urllib.parse import unquote, urlsplit
+
+    out, _ = index_site
+
+    class Links(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.targets = []
+
+        def handle_starttag(self, tag, attrs):
+            for name, value in attrs:
+                if name in ("href", "src", "action") and value:
+                    self.targets.append(value)
+
+    broken = []
+    for page in out.rglob("*.html"):
+        if page.name == "404.html":
+            continue  # served at any depth, so it links from the site root
+        parser = Links()
+        parser.feed(page.read_text())
+        for target in parser.targets:
+            parts = urlsplit(target)
+            if parts.scheme or parts.netloc or not parts.path:
+                continue
+            resolved = (page.parent / unquote(parts.path)).resolve()
+            if resolved.is_dir():
+                resolved = resolved / "index.html"
+            if not resolved.is_file():
+                broken.append(f"{page.relative_to(out)} -> {target}")
+    assert broken == []

@@ -25,6 +25,7 @@ from registry.model import Severity, Skill
 from registry.score import Assessment
 
 NEWEST_ON_HOME = 8
+PLURALS = {"category": "categories", "publisher": "publishers", "tag": "tags"}
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ class Listing:
 
     @property
     def path(self) -> str:
-        return f"{self.kind}s/{self.key}/index.html"
+        return f"{PLURALS[self.kind]}/{self.key}/index.html"
 
 
 def size_text(size: int) -> str:
