@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -253,23 +254,38 @@ def search(
 )
 @click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
 @click.option("--no-build", is_flag=True, help="Serve the existing --out folder as it is.")
+@click.option("--no-watch", is_flag=True, help="Do not rebuild when the source changes.")
 @click.option("--bind", default="127.0.0.1", show_default=True)
-def serve(port: int, source: Path, out: Path, no_build: bool, bind: str) -> None:
-    """Build the site, then serve it locally with the content types a static host would use."""
+def serve(port: int, source: Path, out: Path, no_build: bool, no_watch: bool, bind: str) -> None:
+    """Build the site, serve it locally as production would, and rebuild whenever a skill changes."""
+    from registry.build import build as run_build
+    from registry.config import PROJECT_ROOT
     from registry.serve import serve_site
     from registry.summary import print_build_summary
 
     base_url = f"http://{'localhost' if bind in ('127.0.0.1', '0.0.0.0') else bind}:{port}/"
-    if not no_build:
-        from registry.build import build as run_build
+    options = BuildOptions(source=source, out=out, base_url=base_url)
 
-        options = BuildOptions(source=source, out=out, base_url=base_url)
-        print_build_summary(run_build(options), quiet=False)
+    def rebuild(changed: set[str]) -> None:
+        if changed:
+            shown = sorted(os.path.relpath(p) for p in changed)
+            click.echo(f"Changed: {', '.join(shown[:8])}{' …' if len(shown) > 8 else ''}; rebuilding")
+        try:
+            print_build_summary(run_build(options), quiet=True)
+        except (PolicyError, BuildLocked, OSError, ValueError) as err:
+            click.echo(f"Build failed, still serving the previous site: {err}", err=True)
+
+    if not no_build:
+        rebuild(set())
     if not out.is_dir():
         click.echo(f"error: {out} does not exist; run `skill-registry build` first", err=True)
         sys.exit(2)
-    click.echo(f"Serving {out} at {base_url} (Ctrl+C to stop)")
-    serve_site(out, bind, port)
+    from registry.policy import find_policy
+
+    candidates = (source, PROJECT_ROOT / "templates", PROJECT_ROOT / "static", find_policy(source))
+    watched = [] if no_watch else [p for p in candidates if p is not None and p.exists()]
+    click.echo(f"Serving {out} at {base_url}" + ("" if no_watch else " (rebuilding on change)") + "; Ctrl+C to stop")
+    serve_site(out, bind, port, None if no_watch else rebuild, watched)
 
 
 if __name__ == "__main__":

@@ -11,9 +11,13 @@ from __future__ import annotations
 import functools
 import http.server
 import re
+import threading
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
+
+import watchfiles
 
 from registry.config import PROJECT_ROOT
 
@@ -104,11 +108,23 @@ def make_server(site: Path, bind: str, port: int) -> SiteServer:
     return SiteServer((bind, port), handler)
 
 
-def serve_site(site: Path, bind: str, port: int) -> None:
+def serve_site(site: Path, bind: str, port: int, rebuild: Callable[[set[str]], None] | None = None,
+               watched: list[Path] | None = None) -> None:  # fmt: skip
+    """Serve until Ctrl+C; with `rebuild`, watch `watched` and rebuild on every change.
+
+    The build swaps the new site in atomically, so a reader never sees a half-built site.
+    """
     server = make_server(site, bind, port)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
     try:
-        server.serve_forever()
+        if rebuild is None or not watched:
+            thread.join()
+        else:
+            for changes in watchfiles.watch(*watched, debounce=300, step=100):
+                rebuild({path for _, path in changes})
     except KeyboardInterrupt:
         pass
     finally:
+        server.shutdown()
         server.server_close()
