@@ -20,10 +20,11 @@ from registry.emit import feeds, html, index_json, raw, sitemap, well_known
 from registry.emit.search import SearchStats, emit_search
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter, dump_json
+from registry.lifecycle import Lifecycle, apply_lifecycle, check_against, find_lifecycle, load_lifecycle, redirects_file
 from registry.model import CrawlResult, Finding, LeftOut, Severity, Skill
 from registry.output import staged_output
 from registry.parse.skill import parse_skill
-from registry.policy import Policy, find_policy, load_policy
+from registry.policy import Policy, PolicyError, find_policy, load_policy
 from registry.rules.catalog import all_rules
 from registry.score import Assessment, apply_severity_overrides, score_skill
 from registry.search.documents import make_document
@@ -98,6 +99,7 @@ class Analysis:
     assessments: dict[str, Assessment]
     policy: Policy
     limits: Limits
+    lifecycle: Lifecycle
 
 
 def analyse(
@@ -107,7 +109,10 @@ def analyse(
     progress: Progress = _no_progress,
     lap: Callable[[str], None] = lambda stage: None,
 ) -> Analysis:
-    policy = load_policy(policy_path or find_policy(source), frozenset(r.code for r in all_rules()))
+    policy_file = policy_path or find_policy(source)
+    policy = load_policy(policy_file, frozenset(r.code for r in all_rules()))
+    lifecycle_file = find_lifecycle(policy_file, source)
+    lifecycle = load_lifecycle(lifecycle_file)
     limits = policy.limits if policy.source else (default_limits or Limits())
 
     found = crawl_stage.crawl(source, limits)
@@ -120,6 +125,10 @@ def analyse(
     lap("parse")
 
     validate.check_registry(skills)
+    problems = check_against(lifecycle, {s.id for s in skills}, str(source))
+    if problems:
+        raise PolicyError(str(lifecycle_file), problems)
+    apply_lifecycle(skills, lifecycle)
     lap("validate")
 
     repository = history.read_repository(found.source, [s.location.rel_folder for s in skills], limits)
@@ -134,7 +143,7 @@ def analyse(
         progress("score", index + 1, len(skills))
     found.findings = apply_severity_overrides(found.findings, policy.severity)
     lap("score")
-    return Analysis(found, skills, repository, assessments, policy, limits)
+    return Analysis(found, skills, repository, assessments, policy, limits, lifecycle)
 
 
 def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResult:
@@ -148,17 +157,18 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
         clock = now
 
     analysis = analyse(options.source, options.policy, options.limits, progress, lap)
-    found, skills, repository, assessments, policy = (
-        analysis.found, analysis.skills, analysis.repository, analysis.assessments, analysis.policy
-    )
+    found, skills, repository, assessments, policy, lifecycle = (
+        analysis.found, analysis.skills, analysis.repository, analysis.assessments, analysis.policy,
+        analysis.lifecycle,
+    )  # fmt: skip
     limits = analysis.limits
     title = policy.title or options.title
 
-    published = [s for s in skills if s.publishable]
+    published = [s for s in skills if s.publishable and s.id not in lifecycle.withdrawn]
     left_out = [
-        LeftOut(s.id, s.location.skill_md_path, sorted(s.errors or _unpublishable(s), key=lambda f: f.sort_key()))
+        LeftOut(s.id, s.location.skill_md_path, sorted(_why_left_out(s), key=lambda f: f.sort_key()))
         for s in skills
-        if not s.publishable
+        if not s.publishable or s.id in lifecycle.withdrawn
     ]
     first_published = {
         s.id: h.first_published for s in published if (h := repository.histories.get(s.location.rel_folder))
@@ -170,6 +180,8 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
             skill.findings.append(
                 well_known.RISK_EXCLUDED.at(skill.location.skill_md_path, None, None, level=skill.risk_level)
             )
+        elif skill.version and skill.version in lifecycle.yanked.get(skill.id, {}):
+            continue  # its current version is yanked: never offered for installation (finding Y003)
         else:
             discoverable.append(skill)
     chosen = well_known.select_discoverable(discoverable, first_published)
@@ -182,7 +194,7 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
     search_stats = None
     if not strict_failure:
         with staged_output(options.out) as stage:
-            site = SiteData(options, title, limits, published, repository, discovery, assessments, policy)
+            site = SiteData(options, title, limits, published, repository, discovery, assessments, policy, lifecycle)
             search_stats = _emit(stage, site, progress, lap)
         written = True
 
@@ -198,8 +210,8 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
     return result
 
 
-def _unpublishable(skill: Skill) -> list[Finding]:
-    return [f for f in skill.findings if f.code in ("S001", "S002", "S003", "S010")]
+def _why_left_out(skill: Skill) -> list[Finding]:
+    return skill.errors or [f for f in skill.findings if f.code in ("S001", "S002", "S003", "S010", "Y001")]
 
 
 @dataclass(frozen=True)
@@ -214,6 +226,7 @@ class SiteData:
     discovery: dict[str, str]
     assessments: dict[str, Assessment]
     policy: Policy
+    lifecycle: Lifecycle
 
 
 def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], None]) -> SearchStats:
@@ -247,7 +260,7 @@ def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], 
             archive = entry.v2["type"] == "archive"
         card = cards[skill.id]
         history_entry = repository.histories.get(skill.location.rel_folder)
-        emitter.skill_page(skill, card, name, history_entry, archive, data.assessments[skill.id])
+        emitter.skill_page(skill, card, name, history_entry, archive, data.assessments[skill.id], data.lifecycle)
         sitemap_pages.append((SiteUrls.skill_page(skill.id), card.last_updated))
         progress("render", index + 1, len(published))
     lap("render")
@@ -261,6 +274,11 @@ def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], 
             emitter.listing(listing)
             sitemap_pages.append((listing.path.removesuffix("index.html"), None))
     emitter.not_found()
+    for old, new in sorted(data.lifecycle.renamed.items()):
+        emitter.redirect_page(old, new)
+    for skill_id, reason in sorted(data.lifecycle.withdrawn.items()):
+        emitter.tombstone(skill_id, reason)
+    writer.write_text("_redirects", redirects_file(data.lifecycle))
     feeds.emit(
         writer, urls, data.title,
         [
@@ -276,7 +294,7 @@ def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], 
     emitter.search_page(
         [listing.key for listing in listings["category"]], sorted({d for card in card_list for d in card.dialects})
     )
-    index = index_json.build_index(published, urls, repository, discovery, data.assessments, data.title)
+    index = index_json.build_index(published, urls, repository, discovery, data.assessments, data.title, data.lifecycle)
     writer.write_json("index.json", index)
     well_known.emit_indexes(writer, discovery_entries)
     sitemap.emit(writer, urls, sitemap_pages)
@@ -323,5 +341,3 @@ def search_cache(out: Path) -> Path:
     """Build state that must outlive one build's staging folder (the Whoosh index)."""
     out = out.absolute()
     return out.parent / f".{out.name}.cache"
-
-

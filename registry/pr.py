@@ -27,11 +27,14 @@ from pathlib import Path
 
 from registry.build import Analysis, analyse
 from registry.history import GIT_ENV
+from registry.lifecycle import LIFECYCLE_FILE, Lifecycle, load_lifecycle
 from registry.model import Finding, Severity, Skill
 from registry.policy import POLICY_FILE, Policy, PolicyError, load_policy
 from registry.rules.catalog import all_rules
 from registry.rules.pull_request import (
     DUPLICATE_NAME,
+    LIFECYCLE_INVALID,
+    LIFECYCLE_NOT_OWNER,
     NEEDS_SEMVER,
     NOT_BUMPED,
     NOT_OWNER,
@@ -144,14 +147,47 @@ def check_pull_request(
         if head_problem is not None:
             general.append(POLICY_INVALID.at(POLICY_FILE, None, None, problem=head_problem))
             return PullRequestReport(base_sha, head_sha, actor, [], general)
+        general += _lifecycle_changes(base_tree, head_tree, base_policy or Policy(), actor)
+        if any(f.code == "Q012" for f in general):
+            return PullRequestReport(base_sha, head_sha, actor, [], general)
         before = _analyse(base_tree / source, base_tree / POLICY_FILE)
-        after = _analyse(head_tree / source, head_tree / POLICY_FILE)
+        try:
+            after = _analyse(head_tree / source, head_tree / POLICY_FILE)
+        except PolicyError as err:
+            general.append(LIFECYCLE_INVALID.at(LIFECYCLE_FILE, None, None, problem="; ".join(err.problems)))
+            return PullRequestReport(base_sha, head_sha, actor, [], general)
         changes = _diff(before, after)
         for change in changes:
             _check_change(change, before, after, base_policy or Policy(), head_policy or Policy(), actor)
             # Paths from the repository root, as GitHub annotations and reviewers expect them.
             change.findings = [dataclasses.replace(f, path=f"{source}/{f.path}") for f in change.findings]
     return PullRequestReport(base_sha, head_sha, actor, changes, general)
+
+
+def _lifecycle_changes(base_tree: Path, head_tree: Path, policy: Policy, actor: str | None) -> list[Finding]:
+    """Every added, changed or removed lifecycle entry must be the actor's to make."""
+    try:
+        after = load_lifecycle(head_tree / LIFECYCLE_FILE if (head_tree / LIFECYCLE_FILE).is_file() else None)
+    except PolicyError as err:
+        return [LIFECYCLE_INVALID.at(LIFECYCLE_FILE, None, None, problem="; ".join(err.problems))]
+    try:
+        before = load_lifecycle(base_tree / LIFECYCLE_FILE if (base_tree / LIFECYCLE_FILE).is_file() else None)
+    except PolicyError:
+        before = Lifecycle()
+    old, new = before.entries(), after.entries()
+    findings = []
+    for key in sorted(set(old) | set(new)):
+        if old.get(key) == new.get(key):
+            continue
+        ids = (new.get(key) or old.get(key))[1]
+        for skill_id in ids:
+            why = _ownership_problem(skill_id.split("/", 1)[0], actor, policy)
+            if why is not None:
+                findings.append(
+                    LIFECYCLE_NOT_OWNER.at(LIFECYCLE_FILE, None, None, actor=actor or "the author", entry=key, why=why)
+                )
+                break
+    return findings
 
 
 def _file_bytes(path: Path) -> bytes | None:

@@ -153,7 +153,7 @@ def _ours(tag: str, attributes: dict) -> bool:
     if tag == "script":
         return bool(re.fullmatch(r"/?(\.\./)*static/(app|search)\.js", attributes.get("src") or ""))
     if tag == "link":
-        return attributes.get("rel") in ("stylesheet", "icon", "canonical", "alternate")
+        return attributes.get("rel") in ("stylesheet", "icon", "canonical", "alternate", "self")
     if tag == "form":
         action = attributes.get("action")
         own_search = action is not None and re.fullmatch(r"/?(\.\./)*search/", action) is not None
@@ -161,7 +161,8 @@ def _ours(tag: str, attributes: dict) -> bool:
             "filter", "input-preview", "header-search", "filter search-form",
         )
     if tag == "meta":
-        return set(attributes) <= {"charset", "name", "content"} and attributes.get("name") != "refresh"
+        refresh = attributes.get("http-equiv") == "refresh" and not re.search(r"url=\s*[a-z]+:", attributes.get("content", ""), re.I)
+        return refresh or (set(attributes) <= {"charset", "name", "content"} and attributes.get("name") != "refresh")
     return False
 
 

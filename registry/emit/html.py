@@ -21,6 +21,7 @@ from registry.emit import markdown
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
+from registry.lifecycle import Lifecycle
 from registry.model import Severity, Skill
 from registry.score import Assessment
 
@@ -187,6 +188,7 @@ class HtmlEmitter:
         history: SkillHistory | None,
         archive: bool,
         assessment: Assessment,
+        lifecycle: Lifecycle,
     ) -> None:
         page_file = SiteUrls.skill_page_file(skill.id)
         root = SiteUrls.root_from(page_file)
@@ -208,10 +210,16 @@ class HtmlEmitter:
         findings = sorted(
             (f for f in skill.findings if f.code not in risk_codes), key=lambda f: (f.severity.rank, f.sort_key())
         )
+        yanked = lifecycle.yanked.get(skill.id, {})
         versions = [
-            (version, revision, any(r.version == version and r.digest != revision.digest for r in assessment.revisions))
+            (
+                version, revision,
+                any(r.version == version and r.digest != revision.digest for r in assessment.revisions),
+                yanked.get(version),
+            )
             for version, revision in distinct_versions(assessment.revisions)
-        ]
+        ]  # fmt: skip
+        deprecation = lifecycle.deprecated.get(skill.id)
         self._render(
             "skill.html",
             page_file,
@@ -225,6 +233,8 @@ class HtmlEmitter:
             assessment=assessment,
             risk_findings=sorted(assessment.risk.findings, key=lambda f: f.sort_key()),
             versions=list(reversed(versions)),
+            deprecation=deprecation,
+            current_yanked=yanked.get(skill.version or ""),
             raw_url=root + SiteUrls.raw_file(skill.id, "SKILL.md"),
             page_title=card.name,
             page_description=card.description,
@@ -273,6 +283,22 @@ class HtmlEmitter:
             page_title=f"{titles[listing.kind]}: {listing.key}",
             page_description=f"{len(listing.cards)} skills",
         )
+
+    def redirect_page(self, old_id: str, new_id: str) -> None:
+        """The old address of a renamed skill, for hosts without redirect rules (Netlify uses _redirects)."""
+        page_file = SiteUrls.skill_page_file(old_id)
+        root = SiteUrls.root_from(page_file)
+        self._render(
+            "moved.html", page_file, old_id=old_id, new_id=new_id, target=root + SiteUrls.skill_page(new_id),
+            canonical_target=self.urls.absolute(SiteUrls.skill_page(new_id)),
+            page_title=f"{old_id} moved", page_description=f"This skill is now {new_id}.",
+        )  # fmt: skip
+
+    def tombstone(self, skill_id: str, reason: str) -> None:
+        self._render(
+            "withdrawn.html", SiteUrls.skill_page_file(skill_id), skill_id=skill_id, reason=reason,
+            page_title=f"{skill_id} withdrawn", page_description=f"Withdrawn: {reason}",
+        )  # fmt: skip
 
     def search_page(self, categories: list[str], dialects: list[str]) -> None:
         # Filters are applied in the browser from each result's metadata: Pagefind's own

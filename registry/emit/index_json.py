@@ -6,6 +6,7 @@ from typing import Any
 
 from registry.emit.urls import SiteUrls
 from registry.history import RepositoryInfo, distinct_versions
+from registry.lifecycle import Lifecycle
 from registry.model import Severity, Skill
 from registry.score import Assessment
 
@@ -13,9 +14,16 @@ FORMAT_VERSION = 1
 
 
 def skill_entry(
-    skill: Skill, urls: SiteUrls, repository: RepositoryInfo, discovery_name: str | None, assessment: Assessment
+    skill: Skill,
+    urls: SiteUrls,
+    repository: RepositoryInfo,
+    discovery_name: str | None,
+    assessment: Assessment,
+    lifecycle: Lifecycle,
 ) -> dict:
     history = repository.histories.get(skill.location.rel_folder)
+    yanked = lifecycle.yanked.get(skill.id, {})
+    deprecation = lifecycle.deprecated.get(skill.id)
     counts = {severity.value: 0 for severity in Severity}
     for finding in skill.findings:
         counts[finding.severity.value] += 1
@@ -54,9 +62,21 @@ def skill_entry(
         "previous_paths": list(history.previous_folders) if history else [],
         "version_valid": assessment.version_valid,
         "versions": [
-            {"version": version, "commit": revision.commit, "date": revision.date, "digest": revision.digest}
+            {
+                "version": version,
+                "commit": revision.commit,
+                "date": revision.date,
+                "digest": revision.digest,
+                "yanked": yanked.get(version),
+            }
             for version, revision in distinct_versions(assessment.revisions)
         ],
+        "lifecycle": {
+            "status": "deprecated" if deprecation else "active",
+            "reason": deprecation.get("reason") if deprecation else None,
+            "replacement": deprecation.get("replacement") if deprecation else None,
+            "current_version_yanked": bool(skill.version and skill.version in yanked),
+        },
         "revisions": [r.to_json() for r in assessment.revisions],
         "trust": assessment.trust.to_json(),
         "risk": {
@@ -92,6 +112,7 @@ def build_index(
     discovery_names: dict[str, str],
     assessments: dict[str, Assessment],
     title: str,
+    lifecycle: Lifecycle,
 ) -> dict[str, Any]:
     generated_from = (
         {"commit": repository.commit, "shallow": repository.shallow, "dirty": repository.dirty}
@@ -105,6 +126,11 @@ def build_index(
         "generated_from": generated_from,
         "skill_count": len(skills),
         "skills": [
-            skill_entry(s, urls, repository, discovery_names.get(s.id), assessments[s.id]) for s in skills
+            skill_entry(s, urls, repository, discovery_names.get(s.id), assessments[s.id], lifecycle) for s in skills
         ],
+        "redirects": [
+            {"from": old, "to": new, "url": urls.absolute(SiteUrls.skill_page(new))}
+            for old, new in sorted(lifecycle.renamed.items())
+        ],
+        "withdrawn": [{"id": skill_id, "reason": reason} for skill_id, reason in sorted(lifecycle.withdrawn.items())],
     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from registry import versions
+from registry import lifecycle, versions
 from registry.dialects import DIALECTS
 from registry.emit import well_known
 from registry.rules import fields, layout, pull_request, reading
@@ -20,6 +20,7 @@ AREAS: tuple[tuple[str, tuple[Rule, ...]], ...] = (
     ("Risk (static analysis)", risk.RULES),
     ("Categories and tags", categories.RULES),
     ("Trust", trust.RULES),
+    ("Lifecycle", lifecycle.RULES),
     ("Pull request checks", pull_request.RULES),
     ("Discovery indexes", well_known.RULES),
 )

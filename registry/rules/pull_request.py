@@ -83,6 +83,23 @@ SKILL_ERROR = Rule(
     "A skill with invalid YAML.",
 )
 
+LIFECYCLE_NOT_OWNER = Rule(
+    "Q011",
+    E,
+    "lifecycle change outside the author's namespaces",
+    "{actor} may not change the lifecycle entry '{entry}': {why}",
+    "Only owners of a skill's namespace (or registry maintainers) may deprecate, rename, withdraw or yank it.",
+    "A pull request withdrawing another publisher's skill.",
+)
+LIFECYCLE_INVALID = Rule(
+    "Q012",
+    E,
+    "lifecycle.yaml invalid",
+    "lifecycle.yaml at the head commit is invalid: {problem}",
+    "Fix the entries; see the lifecycle section of CONTRIBUTING.md.",
+    "renamed: {acme/a: acme/missing}",
+)
+
 RULES = (
     NOT_BUMPED, VERSION_DOWN, NEEDS_SEMVER, NOT_OWNER, POLICY_NOT_MAINTAINER, POLICY_INVALID, RISK_GATE,
     DUPLICATE_NAME, REMOVED, SKILL_ERROR,
