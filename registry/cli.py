@@ -288,5 +288,14 @@ def serve(port: int, source: Path, out: Path, no_build: bool, no_watch: bool, bi
     serve_site(out, bind, port, None if no_watch else rebuild, watched)
 
 
+def _register_authoring_commands() -> None:
+    from registry.cli_authoring import codeowners, new
+
+    main.add_command(new)
+    main.add_command(codeowners)
+
+
+_register_authoring_commands()
+
 if __name__ == "__main__":
     main()
