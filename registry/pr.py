@@ -282,8 +282,7 @@ def _check_change(
         if old_version is not None and new_version < old_version:
             change.findings.append(VERSION_DOWN.at(path, line, 1, old=previous.version, new=skill.version))
         elif previous.content_digest != skill.content_digest and (old_version is None or new_version == old_version):
-            already = any(f.code == "V002" for f in change.findings)  # history says the same, with commits
-            if old_version is not None and not already:
+            if old_version is not None:
                 change.findings.append(
                     NOT_BUMPED.at(
                         path, line, 1, old_digest=previous.content_digest[:19] + "…",

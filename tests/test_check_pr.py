@@ -80,7 +80,15 @@ def test_an_update_without_a_version_bump_is_refused(repo):
     write_skill(repo / "skills-index", "acme/formatter", skill_md("formatter", "1.0.0", body="Sneaky change."))
     pull_request(repo)
     status, output = check(repo)
-    assert status == 1 and "V002" in codes(output)
+    assert status == 1 and {"Q001", "V002"} <= set(codes(output))
+
+
+def test_a_new_skill_needs_a_semver_version_and_must_validate(repo):
+    write_skill(repo / "skills-index", "acme/unversioned", skill_md("unversioned", None))
+    write_skill(repo / "skills-index", "acme/broken", "---\nname: broken\ndescription: Use when: it breaks\n---\nbody\n")
+    pull_request(repo)
+    status, output = check(repo)
+    assert status == 1 and {"Q003", "Q010", "P013"} <= set(codes(output))
 
 
 def test_a_changed_published_version_and_a_downgrade_are_refused(repo):
@@ -161,7 +169,7 @@ Base `{base[:12]}`, head `{head[:12]}`, author @alice.
 
 | skill | change | verdict | version | tier | risk | findings |
 | --- | --- | --- | --- | --- | --- | --- |
-| `acme/formatter` | updated | ❌ blocked | 1.0.0 | community | low | 2 errors, 0 warnings |
+| `acme/formatter` | updated | ❌ blocked | 1.0.0 | community | low | 3 errors, 0 warnings |
 | `acme/linter` | added | ✅ ok | – → 0.1.0 | verified | low | 0 errors, 0 warnings |
 """
     assert status == 1

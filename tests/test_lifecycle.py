@@ -41,6 +41,7 @@ def test_deprecation_is_shown_and_published(site):
     out, result = site
     page = (out / "skills" / "acme" / "old-tool" / "index.html").read_text()
     assert "Deprecated:" in page and "Superseded by new-tool" in page and 'href="../../../skills/acme/new-tool/"' in page
+    assert any(f.code == "Y002" and f.path == "acme/old-tool/SKILL.md" for f in result.findings)
     entry = next(s for s in check_index_json(out)["skills"] if s["id"] == "acme/old-tool")
     assert entry["lifecycle"] == {
         "status": "deprecated", "reason": "Superseded by new-tool", "replacement": "acme/new-tool",
@@ -64,6 +65,7 @@ def test_withdrawn_skills_are_gone_from_every_index_and_leave_a_tombstone(site):
     out, result = site
     assert "acme/leaky" not in [s.id for s in result.published]
     assert [item.id for item in result.left_out] == ["acme/leaky"]
+    assert [r.code for r in result.left_out[0].reasons] == ["Y001"]
     index = check_index_json(out)
     assert "acme/leaky" not in [s["id"] for s in index["skills"]]
     assert index["withdrawn"] == [{"id": "acme/leaky", "reason": "Sent environment variables to a remote host"}]
@@ -78,6 +80,7 @@ def test_withdrawn_skills_are_gone_from_every_index_and_leave_a_tombstone(site):
 def test_yanked_versions_are_kept_marked_and_never_offered(site):
     out, result = site
     assert "acme/new-tool" not in result.discovery  # its current version is yanked
+    assert any(f.code == "Y003" and f.path == "acme/new-tool/SKILL.md" for f in result.findings)
     assert "acme/formatter-pro" in result.discovery  # a past version is yanked, the current one is fine
     entry = next(s for s in json.loads((out / "index.json").read_text())["skills"] if s["id"] == "acme/new-tool")
     assert entry["versions"][0]["yanked"] == "Broke on Windows paths"
