@@ -29,7 +29,7 @@ from registry.build import Analysis, analyse
 from registry.history import GIT_ENV
 from registry.lifecycle import LIFECYCLE_FILE, Lifecycle, load_lifecycle
 from registry.model import Finding, Severity, Skill
-from registry.policy import POLICY_FILE, Policy, PolicyError, load_policy
+from registry.policy import POLICY_FILE, RISK_LEVELS, Policy, PolicyError, load_policy
 from registry.rules.catalog import all_rules
 from registry.rules.pull_request import (
     DUPLICATE_NAME,
@@ -277,24 +277,21 @@ def _check_change(
         problem = f"version '{skill.version}' is not semver" if skill.version else "no version is declared"
         change.findings.append(NEEDS_SEMVER.at(path, line, 1, problem=problem, suggestion="1.0.0"))
     previous = old.get(change.old_id or change.id)
-    if previous is not None and new_version is not None:
-        old_version = parse_version(previous.version)
-        if old_version is not None and new_version < old_version:
+    old_version = parse_version(previous.version) if previous is not None else None
+    if previous is not None and new_version is not None and old_version is not None:
+        if new_version < old_version:
             change.findings.append(VERSION_DOWN.at(path, line, 1, old=previous.version, new=skill.version))
-        elif previous.content_digest != skill.content_digest and (old_version is None or new_version == old_version):
-            if old_version is not None:
-                change.findings.append(
-                    NOT_BUMPED.at(
-                        path, line, 1, old_digest=previous.content_digest[:19] + "…",
-                        new_digest=skill.content_digest[:19] + "…", version=skill.version,
-                        suggestion=str(old_version.bump_patch()),
-                    )
-                )  # fmt: skip
+        elif new_version == old_version and previous.content_digest != skill.content_digest:
+            change.findings.append(
+                NOT_BUMPED.at(
+                    path, line, 1, old_digest=previous.content_digest[:19] + "…",
+                    new_digest=skill.content_digest[:19] + "…", version=skill.version,
+                    suggestion=str(old_version.bump_patch()),
+                )
+            )  # fmt: skip
     if skill.risk_level in ("high", "critical"):
         override = head_policy.risk_override(skill.id)
-        allowed = override is not None and ("low", "medium", "high", "critical").index(skill.risk_level) <= (
-            ("low", "medium", "high", "critical").index(override.max_level)
-        )
+        allowed = override is not None and RISK_LEVELS.index(skill.risk_level) <= RISK_LEVELS.index(override.max_level)
         if not allowed:
             change.findings.append(RISK_GATE.at(path, None, None, level=skill.risk_level))
     others = sorted(s.id for s in new.values() if s.name == skill.name and s.id != skill.id)

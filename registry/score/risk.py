@@ -3,41 +3,52 @@
 `assess(skill, contents)` reads SKILL.md (frontmatter and body), every Markdown reference, every
 script and data file, and the parsed frontmatter fields, and returns a `RiskAssessment`: a level,
 the findings that explain it (rule code, file, line, column, the matched text, why it matters and
-what to change) and one line per contributing rule for the skill's page.
+what to change) and one line per contributing rule for the skill's page. The rules, their levels
+and what each detects are in risk_rules.py (and docs/rules.md).
 
 Where the text is decides what it means (risk_text.py). Commands count in fenced code blocks,
-scripts, the frontmatter and data files; the strongest shapes (a download piped to a shell, a
-decoded payload executed, a reverse shell, a planted SSH key, a password-protected archive
-download) also in inline code and sentences, because malicious skills ask the user or the agent
-to paste them. Nothing fires on text that warns against a practice ("never pipe curl to sh": the
-line, the line before it or the introduction of a code block says never, avoid, dangerous,
-malicious, detect, blocked, ❌ ...), on detection patterns (wolffi.sh `danger_patterns` and
-`confirm_patterns`, `pattern:` entries, regular expressions), or on script comments. Reading
-`$GITHUB_TOKEN` to call an API is normal and never fires; sending files of keys, the whole
-environment, or a secret to a host without an accountable owner does.
+scripts, the frontmatter and data files (hooks.json, package.json scripts, CI YAML); the
+strongest shapes (a download piped to a shell, a decoded payload executed, a reverse shell, a
+planted SSH key, a password-protected archive download) also in inline code and sentences,
+because malicious skills ask the user or the agent to paste them. Credential and destructive
+rules read commands only, never prose that names a path. Nothing fires
 
-Levels. Each rule has a level (`RULES`, documented in docs/rules.md); the skill's level is the
-highest level among its findings, `low` when nothing fired, then raised to `critical` when
-signals combine in the same skill:
+- on text that warns against a practice: the line itself (outside the matched text), the line
+  before it, the introduction of a code block, the other cells of a table row, or the comment
+  above a command say never, avoid, don't, dangerous, malicious, detect, blocked, risk, ❌ ...
+  (a deliberate trade: an attacker can add such a word, a teacher always does);
+- on detection patterns: wolffi.sh `danger_patterns`/`confirm_patterns` and `triggers` lists,
+  `pattern:`/`regex:` entries, `re.compile(...)` lines and regex-looking matches;
+- on script comments (except for hidden characters, which count everywhere).
 
-1. credential access (R010, R011) together with exfiltration (R020-R022): reading secrets and
-   talking to an unaccountable host is the shape of a stealer;
-2. obfuscation (R050, R051) together with remote code execution, credential access or
-   exfiltration (R001-R005, R010-R011, R020-R022): hidden code next to a dangerous action;
-3. persistence (R040-R043) together with remote code execution or exfiltration: something that
-   survives the skill and runs or sends code;
-4. prompt injection or hidden text (R060-R064) together with remote code execution, credential
-   access, exfiltration or a destructive command: instructions to the model paired with the means.
+Reading `$GITHUB_TOKEN` to call the GitHub API is normal and never fires; sending files of keys,
+the whole environment, or a secret to a host without an accountable owner (raw IP, paste or
+file-drop site, request catcher, tunnel, shortener, dynamic DNS) does.
 
-Some shapes are critical on their own: code from an untrusted host (raw IP, paste or file-drop
-site, tunnel, shortener, dynamic DNS) run by a shell, a decoded payload executed, a reverse
-shell, a password-protected archive download, secrets or the environment sent over the network,
-a hard-coded key planted in authorized_keys. A download from a named HTTPS host piped to a shell
-(the install line of many real tools) is high: a reviewer should check the host.
+Levels. Each rule has a level; the skill's level is the highest level among its findings (`low`
+when nothing fired), then raised to `critical` when signals combine (`ESCALATIONS`):
 
-Bounds: files over 2 MB and binaries (a NUL byte in the first 8 KB) are skipped; a rule reports
-at most 5 findings per file and 20 per skill (the level still counts every match); every regex
-has bounded gaps. The same bytes always give the same assessment.
+1. credential access (R010, R011) with exfiltration (R020-R022) anywhere in the skill;
+2. obfuscation (R050, R051) with credential access or exfiltration (R010, R011, R021, R022)
+   anywhere, or with a download run by a shell (R001) in the same code block or script;
+3. persistence (R041-R043) with an unaccountable destination (R021, R022) anywhere, or with a
+   download run by a shell (R001) in the same code block or script (a job that runs fetched code);
+4. overriding or hidden instructions (R060-R063) with remote code execution, credential access,
+   exfiltration or a destructive command (R001, R010, R011, R021, R022, R030, R031).
+
+Some shapes are critical on their own: code from an untrusted host run by a shell (R002), a
+decoded payload executed (R003), a reverse shell (R004), a password-protected archive download
+(R005), secrets or the environment sent over the network (R020), a hard-coded or downloaded key
+planted in authorized_keys (R040). A download from a named HTTPS host piped to a shell (R001: the
+install line of Homebrew, rustup, uv and many real tools) is high: a reviewer checks the host.
+
+Bounds, so one hostile file cannot stall a build: binaries (a NUL byte in the first 8 KB) are
+skipped; a file over 2 MB, past the first 100,000 lines, or past 8 MB of text per skill (SKILL.md
+first, then the smallest files first, so padding cannot push a payload out) is left unread and
+reported as R090; lines over 8 KB are read by the command rules in overlapping windows, up to
+512 KB of such lines per file; a rule reports at most 5 findings per file and 20 per skill; every
+regex has bounded gaps and wolffi.sh patterns with nested quantifiers are not run. The same bytes
+always give the same assessment, findings sorted by path, line, column and code.
 """
 
 from __future__ import annotations
@@ -49,7 +60,7 @@ from dataclasses import dataclass
 
 from registry.model import Finding, Skill
 from registry.score import risk_rules as R
-from registry.score.risk_detect import FILE_DETECTORS, LINE_DETECTORS, Hit, describes_pattern
+from registry.score.risk_detect import FILE_DETECTORS, LINE_DETECTORS, Hit, describes_pattern, worth_reading
 from registry.score.risk_rules import CATEGORIES, LEVELS, RULES, RiskRule
 from registry.score.risk_text import CODE, TextFile, read_files
 
@@ -138,7 +149,7 @@ def show(text: str) -> str:
 
 def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     shown = skill.location.rel_folder
-    files = read_files(contents, shown, _body_line(skill), _frontmatter_keys(contents.get("SKILL.md")))
+    files, unread = read_files(contents, shown, _body_line(skill), _frontmatter_keys(contents.get("SKILL.md")))
     hits: list[Hit] = []
     for file in files:
         hits += _scan(file)
@@ -149,6 +160,9 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
         excerpt = show(hit.line.text[hit.start : hit.end])
         finding = hit.rule.at(hit.line.path, line, column, excerpt=excerpt, **hit.params)
         findings.append(Item(finding, hit.rule, hit.params, (hit.line.path, hit.line.block)))
+    for item in unread:
+        params = {"path": item.path, "reason": item.reason}
+        findings.append(Item(R.NOT_ANALYSED.at(item.path, None, None, **params), R.NOT_ANALYSED, params))
     findings += _metadata_findings(skill, skill_md_path)
     findings += _danger_pattern_findings(skill, files, skill_md_path)
     return _combine(findings)
@@ -165,8 +179,11 @@ def _frontmatter_keys(data: bytes | None) -> list[tuple[int, str]]:
         return []
     text = bytes(data[:262_144]).decode("utf-8", errors="replace").removeprefix("\ufeff")
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    if first >= len(lines) or lines[first].rstrip() != "---":
+        return []
     keys: list[tuple[int, str]] = []
-    for number, line in enumerate(lines[1:], start=2):
+    for number, line in enumerate(lines[first + 1 :], start=first + 2):
         if line.rstrip() == "---":
             break
         match = _TOP_KEY.match(line)
@@ -182,6 +199,9 @@ def _scan(file: TextFile) -> list[Hit]:
     seen: set[tuple[str, int, int]] = set()
     budget = LONG_LINE_BUDGET
     for index, line in enumerate(file.lines):
+        lower_full = line.text.lower()
+        if not worth_reading(line.context, line.text, lower_full):
+            continue
         views = [line]
         if len(line.text) > LONG_LINE:
             views = []
@@ -190,7 +210,6 @@ def _scan(file: TextFile) -> list[Hit]:
                     break
                 views.append(line.window(start, start + LONG_LINE))
                 budget -= LONG_LINE
-        lower_full = line.text.lower()
         line_hits: list[Hit] = []
         for detector in LINE_DETECTORS:
             if line.context not in detector.contexts or detector.rules <= capped:
@@ -249,7 +268,9 @@ def _keep(hits: list[Hit], per_rule: dict[str, int], seen: set[tuple[str, int, i
 _SHELL_NAMES = r"(?:ba|z|da|k|fi|c|tc|a)?sh|sudo|su|eval|env|exec|xargs|powershell|pwsh|cmd"
 _UNRESTRICTED_TOOL = re.compile(
     r"^(?:bash|shell|sh|powershell|terminal|run_shell_command|execute_command|run_terminal_cmd)$"
-    r"|^(?:bash|shell|powershell)\(\s*(?:\*|\*\s*:\s*\*|:\s*\*|\*\*|(?:" + _SHELL_NAMES + r")(?:\s*:\s*\*|\s+\*)?)\s*\)$",
+    r"|^(?:bash|shell|powershell)\(\s*(?:\*|\*\s*:\s*\*|:\s*\*|\*\*|(?:"
+    + _SHELL_NAMES
+    + r")(?:\s*:\s*\*|\s+\*)?)\s*\)$",
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(r"^\{\{[^}]*\}\}$")
@@ -283,7 +304,8 @@ def _metadata_findings(skill: Skill, path: str) -> list[Item]:
         arbitrary = _PLACEHOLDER.match(str(command[0])) is not None
         if not (arbitrary or (shell_script and any("{{" in str(a) for a in command[1:]))):
             continue
-        what = f"tool '{tool.name}' runs {'any program named by a parameter' if arbitrary else 'a shell script built from its parameters'}"
+        runs = "any program named by a parameter" if arbitrary else "a shell script built from its parameters"
+        what = f"tool '{tool.name}' runs {runs}"
         params = {"what": what, "summary": f"tool '{tool.name}' is an unrestricted shell"}
         excerpt = show(tool.command_text or " ".join(str(a) for a in command))
         finding = R.UNRESTRICTED_SHELL.at(path, tool.line, None, excerpt=excerpt, **params)
@@ -310,9 +332,7 @@ def _compile_js(pattern: str) -> re.Pattern[str] | None:
         return None
 
 
-def _danger_pattern_findings(
-    skill: Skill, files: list[TextFile], skill_md_path: str
-) -> list[Item]:
+def _danger_pattern_findings(skill: Skill, files: list[TextFile], skill_md_path: str) -> list[Item]:
     """wolffi.sh danger patterns tested against the skill's own commands: code lines and tool commands."""
     if not skill.danger_patterns:
         return []
@@ -339,7 +359,9 @@ def _danger_pattern_findings(
             reported.add((path, number))
             params = {"pattern": pattern.pattern, "reason": pattern.reason or pattern.level or "no reason given"}
             start = column + match.start() if column is not None else None
-            finding = R.OWN_DANGER_PATTERN.at(path, number, start, excerpt=show(text[match.start() : match.end()] or text), **params)
+            finding = R.OWN_DANGER_PATTERN.at(
+                path, number, start, excerpt=show(text[match.start() : match.end()] or text), **params
+            )
             out.append(Item(finding, R.OWN_DANGER_PATTERN, params))
             count += 1
             if count >= PER_FILE:
@@ -370,7 +392,9 @@ def _combine(items: list[Item]) -> RiskAssessment:
         where = f"{finding.path}:{finding.line}" if finding.line else finding.path
         more = len(by_rule[code]) - 1
         extra = f" (and {more} more)" if more else ""
-        reasons.append(f"{code} {CATEGORIES[rule.category]} ({rule.level}): {_safe_summary(rule, item.params)} in {where}{extra}")
+        reasons.append(
+            f"{code} {CATEGORIES[rule.category]} ({rule.level}): {_safe_summary(rule, item.params)} in {where}{extra}"
+        )
     for first, second, scope, text in ESCALATIONS:
         involved = _combined(by_rule, first, second, scope)
         if involved:
@@ -401,4 +425,3 @@ def _safe_summary(rule: RiskRule, params: dict) -> str:
         return rule.summarise(**params)
     except (KeyError, IndexError, ValueError):
         return rule.title
-

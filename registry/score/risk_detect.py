@@ -126,7 +126,9 @@ _PATTERN_LINE = re.compile(
     r"""deny|denylist|blocklist|blocked|signature|signatures|rule|rules|example_bad|bad)["']?\s*[:=]""",
     re.IGNORECASE,
 )
-_REGEX_CALL = re.compile(r"\bre\.(?:compile|search|match|fullmatch|findall|finditer|sub)\s*\(|\bnew\s+RegExp\s*\(|/[gimsuy]*\.test\s*\(")
+_REGEX_CALL = re.compile(
+    r"\bre\.(?:compile|search|match|fullmatch|findall|finditer|sub)\s*\(|\bnew\s+RegExp\s*\(|/[gimsuy]*\.test\s*\("
+)
 _REGEXY = re.compile(r"\\[sSbBdDwW]|\.\*|\.\+|\[\^|\(\?[:=!<P]|\\\||\[\\")
 
 
@@ -274,8 +276,10 @@ _DECODER = (
     r"xxd\s+(?:-\w+\s+)*-r|certutil(?:\.exe)?\s+-decode)"
 )
 _DECODE_PIPE = re.compile(
-    r"\b" + _DECODER + r"[^|\n]{0,200}?(?:\|\s*(?:gunzip|zcat|gzip\s+-d|xz\s+-d|bzip2\s+-d|rev|tr\b[^|\n]{0,40})[^|\n]{0,40})*"
-    r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?P<runner>" + _SHELLS + r"|python[0-9.]*|perl|ruby|node|php|iex)\b(?P<rest>[^|;&\n)]{0,40})",
+    r"\b" + _DECODER + r"[^|\n]{0,200}+(?:\|\s*(?:gunzip|zcat|gzip\s+-d|xz\s+-d|bzip2\s+-d|rev|tr\b)[^|\n]{0,40}+)*+"
+    r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?P<runner>"
+    + _SHELLS
+    + r"|python[0-9.]*|perl|ruby|node|php|iex)\b(?P<rest>[^|;&\n)]{0,40})",
     re.IGNORECASE,
 )
 _DECODE_SUBST = re.compile(
@@ -343,10 +347,10 @@ def detect_reverse_shell(file: TextFile, index: int, line: Line, lower: str) -> 
 
 # -- R005: password-protected archives -----------------------------------------------------
 
-_ARCHIVE_LINK = re.compile(r"(?:https?|ftp)://[^\s'\"`<>|;)\]}\\,]+?\.(?:zip|7z|rar)(?=$|[\s'\"`<>|;)\]},?#])", re.I)
+_ARCHIVE_LINK = re.compile(r"(?:https?|ftp)://[^\s'\"`<>|;)\]}\\,]+?\.(?:zip|7z|rar)(?=$|[\s'\"`<>|;)\]},?#.:])", re.I)
 _PASSWORD_GIVEN = re.compile(
-    r"\b(?:password|passwd|passcode|passphrase|pass|pwd|kennwort|contraseña|senha|mot\s+de\s+passe)\b\s*"
-    r"(?:is\s*)?[:=：\-]?\s*[\"'`*«“]*(?P<pw>[^\s\"'`*«»“”,;)(\]]{3,40})",
+    r"\b(?:password|passwd|passcode|passphrase|pass|pwd|kennwort|contraseña|senha|mot\s+de\s+passe)\b"
+    r"\s*(?:[:=：]|\bis\b)\s*[\"'`*«“]*(?P<pw>[^\s\"'`*«»“”,;)(\]]{3,40})",
     re.IGNORECASE,
 )
 _PASSWORD_EXTRACT = re.compile(
@@ -359,7 +363,6 @@ _PLACEHOLDER = re.compile(
     r"password|passwd|pwd|secret|changeme)\b)",
     re.IGNORECASE,
 )
-_DOWNLOAD_WORD = re.compile(r"\b(?:download|curl|wget|iwr|invoke-webrequest|fetch|get\s+it|grab)\b", re.IGNORECASE)
 
 
 def _literal_password(value: str | None) -> str | None:
@@ -405,7 +408,9 @@ _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for label, pattern in (
         ("an SSH private key", r"\.ssh/(?:id_[A-Za-z0-9_-]+|identity|\*)(?![\w.-]*\.pub)(?![\w-])"),
         ("AWS credentials (~/.aws/credentials)", r"\.aws/credentials\b"),
-        ("Google Cloud credentials", r"\.config/gcloud/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials)"),
+        ("Google Cloud credentials",
+         r"\.config/gcloud/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json"
+         r"|legacy_credentials)"),
         ("Azure CLI tokens", r"\.azure/(?:accessTokens\.json|msal_token_cache\.(?:json|bin))"),
         ("Docker registry credentials", r"\.docker/config\.json\b"),
         ("stored git credentials", r"\.git-credentials\b"),
@@ -415,11 +420,15 @@ _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("GnuPG private keys", r"\.gnupg/(?:private-keys-v1\.d|secring\.gpg)"),
         ("the system password hashes", r"/etc/(?:shadow|gshadow|master\.passwd)\b"),
         ("the pass password store", r"\.password-store\b"),
-        ("a crypto wallet", r"wallet\.dat\b|\.ethereum/keystore|\.config/solana/id\.json|Electrum/wallets|exodus\.wallet|nkbihfbeogaeaoehlefnkodbefgpgknn|\.bitcoin/wallets"),
+        ("a crypto wallet",
+         r"wallet\.dat\b|\.ethereum/keystore|\.config/solana/id\.json|Electrum/wallets|exodus\.wallet"
+         r"|nkbihfbeogaeaoehlefnkodbefgpgknn|\.bitcoin/wallets"),
         ("the macOS keychain database", r"Library/Keychains/[\w.-]*\.keychain(?:-db)?\b"),
     )
 )  # fmt: skip
-_SECRET_DIRS = re.compile(r"(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.$-]+|/Users/[\w.$-]+)/\.(?:ssh|aws|gnupg)/?(?=$|[\s'\"*;&|)])")
+_SECRET_DIRS = re.compile(
+    r"(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.$-]+|/Users/[\w.$-]+)/\.(?:ssh|aws|gnupg)/?(?=$|[\s'\"*;&|)])"
+)
 _BROWSER = re.compile(
     r"(?:Google/Chrome|google-chrome|chromium|BraveSoftware|Microsoft/Edge|Microsoft Edge|Mozilla/Firefox|"
     r"\.mozilla/firefox|Firefox/Profiles|Opera Software|Vivaldi|Chrome/User Data|Chrome\\User Data)",
@@ -444,20 +453,42 @@ _KEYCHAIN_READ = re.compile(
 )
 
 
+_SECRET_NEEDLE = re.compile(
+    r"\.ssh/|\.aws/|gcloud/|\.azure/|\.docker/|git-credentials|netrc|pypirc|gh/hosts|\.gnupg/|/etc/|password-store|"
+    r"wallet|keystore|solana/|electrum|nkbihf|keychains/|login data|web data|cookies|local state|logins\.json"
+    r"|key[34]\.db",
+    re.IGNORECASE,
+)
+
+
+_WRITTEN = re.compile(r"(?:>>?|\btee\b(?:\s+-a)?|\s-o|--output(?:-document)?|\s-O)\s*[= ]?\s*['\"]?$")
+_COPY_INTO = re.compile(r"\b(?:cp|mv|install|ln)\b")
+
+
 def secret_targets(text: str) -> list[tuple[str, int, int]]:
-    """(label, start, end) of credential files named in a line; keys used as keys (ssh -i) excluded."""
+    """(label, start, end) of credential files a line reads: not used as keys (ssh -i), not written to."""
     found: list[tuple[str, int, int]] = []
+    if _SECRET_NEEDLE.search(text) is None:
+        return found
     for label, pattern in _SECRET_FILES:
         for match in pattern.finditer(text):
             prefix = text[max(0, match.start() - 60) : match.start()]
             token_start = max(prefix.rfind(" "), prefix.rfind("="), prefix.rfind("'"), prefix.rfind('"'))
-            if _KEY_USE.search(prefix[: token_start + 1] if token_start >= 0 else prefix):
+            before = prefix[: token_start + 1] if token_start >= 0 else prefix
+            if _KEY_USE.search(before) or _WRITTEN.search(before) or _copied_into(text, match.start(), match.end()):
                 continue
             found.append((label, match.start(), match.end()))
     if _BROWSER.search(text):
         for match in _BROWSER_SECRET.finditer(text):
             found.append(("browser cookies or saved passwords", match.start(), match.end()))
     return found
+
+
+def _copied_into(text: str, start: int, end: int) -> bool:
+    """The path is the destination of cp/mv/install: the last word of a command starting with one."""
+    left, right = _command_span(text, start, end)
+    command = text[left:right].strip()
+    return bool(_COPY_INTO.match(command)) and text[end:right].strip(" '\"") == ""
 
 
 def detect_credentials(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
@@ -511,9 +542,13 @@ _SECRET_VAR = re.compile(
     r"|\bos\.environ(?:\.get)?\s*[\[(]\s*['\"](?P<b>[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|KEY|CREDENTIALS?))['\"]"
     r"|\bprocess\.env\.(?P<c>[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|KEY|CREDENTIALS?))\b"
 )
-_NC_HOST = re.compile(r"\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*(?P<host>[\w.-]+\.[a-z]{2,}|\d{1,3}(?:\.\d{1,3}){3})\s+\d+", re.I)
+_NC_HOST = re.compile(
+    r"\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*(?P<host>[\w.-]+\.[a-z]{2,}|\d{1,3}(?:\.\d{1,3}){3})\s+\d+", re.I
+)
 _DEV_TCP = re.compile(r"/dev/(?:tcp|udp)/(?P<host>[\w.-]+)/\d+")
-_IP_URL = re.compile(r"(?:https?|ftp|wss?)://(?:[^/\s@'\"]*@)?(?P<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])", re.I)
+_IP_URL = re.compile(
+    r"(?:https?|ftp|wss?)://(?:[^/\s@'\"]*@)?(?P<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])", re.I
+)
 
 
 def _destinations(text: str) -> list[tuple[str, int, int]]:
@@ -575,17 +610,24 @@ def detect_exfiltration(file: TextFile, index: int, line: Line, lower: str) -> I
 _WIPE = re.compile(
     _CMD_POS + r"(?P<cmd>rm\s+(?P<flags>(?:-{1,2}[\w-]+\s+)+)['\"]?(?P<target>/\*?|~/?\*?|\$HOME/?\*?|\$\{HOME\}/?\*?|"
     r"/home/?\*?|/Users/?\*?)['\"]?)(?=$|[\s;&|)`'\"])"
-    r"|" + _CMD_POS + r"(?P<win>(?:rd|rmdir)\s+/s\s+/q\s+(?P<drive>[A-Za-z]:\\?)|format\s+(?P<drive2>[A-Za-z]:))(?=$|[\s;&|)`'\"])",
+    r"|"
+    + _CMD_POS
+    + r"(?P<win>(?:rd|rmdir)\s+/s\s+/q\s+(?P<drive>[A-Za-z]:\\?)|format\s+(?P<drive2>[A-Za-z]:))(?=$|[\s;&|)`'\"])",
 )
 _DESTROY: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (what, re.compile(pattern, re.IGNORECASE))
     for what, pattern in (
         ("defines and runs a fork bomb, which exhausts the machine", r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:"),
         ("formats a file system on a disk device", _CMD_POS + r"(?:sudo\s+)?mkfs(?:\.\w+)?\s+(?:-\S+\s+)*/dev/\w+"),
-        ("writes raw data over a disk device", r"\bdd\b[^\n;|&]{0,200}?\bof=/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|rdisk\d|mmcblk\d|xvd[a-z]|vd[a-z])"),
-        ("writes raw data over a disk device", r"(?<![>&\d])>\s*/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|disk\d+|rdisk\d+|mmcblk\d+)\b"),
-        ("wipes a disk", r"\b(?:wipefs\s+(?:-\S+\s+)*(?:-a|--all)|shred\b[^\n;|&]{0,80}/dev/|diskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase|partitionDisk))\b"),
-        ("changes permissions or ownership of the whole file system", r"\bch(?:mod|own|grp)\s+(?:-\w*R\w*|--recursive)\s+(?:-\S+\s+)*\S+\s+['\"]?/['\"]?(?=$|[\s;&|)])"),
+        ("writes raw data over a disk device",
+         r"\bdd\b[^\n;|&]{0,200}?\bof=/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|rdisk\d|mmcblk\d|xvd[a-z]|vd[a-z])"),
+        ("writes raw data over a disk device",
+         r"(?<![>&\d])>\s*/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|disk\d+|rdisk\d+|mmcblk\d+)\b"),
+        ("wipes a disk",
+         r"\b(?:wipefs\s+(?:-\S+\s+)*(?:-a|--all)|shred\b[^\n;|&]{0,80}/dev/"
+         r"|diskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase|partitionDisk))\b"),
+        ("changes permissions or ownership of the whole file system",
+         r"\bch(?:mod|own|grp)\s+(?:-\w*R\w*|--recursive)\s+(?:-\S+\s+)*\S+\s+['\"]?/['\"]?(?=$|[\s;&|)])"),
     )
 )  # fmt: skip
 
@@ -601,7 +643,9 @@ def detect_destructive(file: TextFile, index: int, line: Line, lower: str) -> It
         else:
             target = (match.group("drive") or match.group("drive2") or "").rstrip("\\") + "\\"
             start = match.start("win")
-        shown = {"/": "the whole file system (/)", "~": "the home directory (~)"}.get(target.rstrip("/*") or "/", target)
+        shown = {"/": "the whole file system (/)", "~": "the home directory (~)"}.get(
+            target.rstrip("/*") or "/", target
+        )
         if target.startswith(("$HOME", "${HOME}")):
             shown = "the home directory ($HOME)"
         elif target.startswith(("/home", "/Users")):
@@ -623,7 +667,9 @@ _AK_WRITE = re.compile(
     r"|authorized_keys2?['\"]?\s*\)\s*\.\s*(?:open|write_text)\s*\(",
 )
 _AK_PROSE = re.compile(r"\b(?:add|append|put|paste|insert|copy|write)\b[^\n]{0,120}?authorized_keys", re.IGNORECASE)
-_PUBLIC_KEY = re.compile(r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA[0-9A-Za-z+/]{20,}")
+_PUBLIC_KEY = re.compile(
+    r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+AAAA[0-9A-Za-z+/]{20,}"
+)
 _REMOTE_SSH = re.compile(r"\bssh\b[^\n'\"|;&]{0,200}+['\"]")
 
 
@@ -635,7 +681,9 @@ def detect_authorized_keys(file: TextFile, index: int, line: Line, lower: str) -
     if write is None:
         return
     window = [text]
-    if "<<" in text or line.context == PROSE:
+    if line.context in (PROSE, INLINE):  # "add this key to authorized_keys:" and the key below it
+        window += [n.text for n in file.lines[index + 1 : index + 4]]
+    elif "<<" in text:  # a heredoc: the lines that follow in the same block
         window += [n.text for n in file.lines[index + 1 : index + 4] if n.block == line.block]
     key = next((m for m in (_PUBLIC_KEY.search(t) for t in window) if m), None)
     downloads = re.search(r"\b(?:curl|wget|iwr|irm|invoke-webrequest)\b", text, re.IGNORECASE)
@@ -657,10 +705,12 @@ _SCHEDULERS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("cron job", _WRITE_TO + r"(?:/etc/crontab|/etc/cron\.(?:d|hourly|daily|weekly|monthly)/|/var/spool/cron/)"),
         ("launchd agent", r"\blaunchctl\s+(?:load|bootstrap|submit)\b"),
         ("launchd agent", _WRITE_TO + r"Library/Launch(?:Agents|Daemons)/"),
-        ("systemd unit", _WRITE_TO + r"(?:/etc/systemd/system/|\.config/systemd/user/)[\w@.-]*\.(?:service|timer|socket|path)\b"),
+        ("systemd unit",
+         _WRITE_TO + r"(?:/etc/systemd/system/|\.config/systemd/user/)[\w@.-]*\.(?:service|timer|socket|path)\b"),
         ("systemd unit", r"\bsystemctl\s+--user\s+enable\b"),
         ("Windows scheduled task", r"\bschtasks(?:\.exe)?\s+/create\b"),
-        ("Windows Run-key autostart entry", r"\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b[^\n]{0,200}?\\CurrentVersion\\Run(?:Once)?\b"),
+        ("Windows Run-key autostart entry",
+         r"\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b[^\n]{0,200}?\\CurrentVersion\\Run(?:Once)?\b"),
     )
 )  # fmt: skip
 _CRONTAB_READONLY = re.compile(r"crontab\s+(?:-u\s+\S+\s+)?(?:-[elri]|\S+\.(?:bak|backup|txt\.bak))\b")
@@ -698,7 +748,11 @@ def detect_persistence(file: TextFile, index: int, line: Line, lower: str) -> It
                     break
         if payload is None:
             continue
-        what = "an alias that hijacks a command" if "alias" in payload.group(0).lower() else "a command that fetches or decodes code"
+        what = (
+            "an alias that hijacks a command"
+            if "alias" in payload.group(0).lower()
+            else "a command that fetches or decodes code"
+        )
         start = max(0, text.rfind("echo", 0, match.start()))
         start = start if match.start() - start < 200 else match.start()
         yield Hit(R.SHELL_STARTUP_HIJACK, line, start, end, {"what": what, "target": match.group("target")})
@@ -710,7 +764,8 @@ _B64_RUN = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
 _BLOB_ESCAPES = (
     ("a run of {count} \\x-escaped bytes", re.compile(r"(?:\\x[0-9a-fA-F]{2}){40,}"), 4),
     ("a run of {count} \\u-escaped characters", re.compile(r"(?:\\u00[0-9a-fA-F]{2}){40,}"), 6),
-    ("a String.fromCharCode call with {count} character codes", re.compile(r"String\.fromCharCode\s*\(\s*(?:\d+\s*,\s*){29,}\d+"), 0),
+    ("a String.fromCharCode call with {count} character codes",
+     re.compile(r"String\.fromCharCode\s*\(\s*(?:\d+\s*,\s*){29,}\d+"), 0),
     ("a chain of {count} chr() calls", re.compile(r"(?:chr\s*\(\s*\d+\s*\)\s*\+\s*){15,}"), 0),
 )  # fmt: skip
 _HARMLESS_MAGIC = (
@@ -755,14 +810,18 @@ def detect_minified(file: TextFile) -> Iterator[Hit]:
         packed = _PACKER.search(line.text)
         if packed is not None:
             what = "a packed script (eval(function(p,a,c,k,e,…)))"
-            yield Hit(R.MINIFIED_CODE, line, packed.start(), packed.end(), {"what": what, "what_short": "a packed script"})
+            yield Hit(
+                R.MINIFIED_CODE, line, packed.start(), packed.end(), {"what": what, "what_short": "a packed script"}
+            )
             return
         if line.physical == 1 and len(line.text) >= 1000:
             spaces = sum(1 for ch in line.text if ch.isspace())
             punctuation = sum(line.text.count(ch) for ch in ";{}()")
             if spaces / len(line.text) < 0.08 and punctuation > len(line.text) / 50:
                 what = f"a minified script (a {len(line.text):,}-character line)"
-                yield Hit(R.MINIFIED_CODE, line, 0, min(len(line.text), 120), {"what": what, "what_short": "minified code"})
+                yield Hit(
+                    R.MINIFIED_CODE, line, 0, min(len(line.text), 120), {"what": what, "what_short": "minified code"}
+                )
                 return
 
 
@@ -793,8 +852,8 @@ _CONCEAL_ACTION = re.compile(
 )
 _QUOTES = "\"'“”‘’«»`"
 _MENTION = re.compile(
-    r"\b(?:e\.g\.|i\.e\.|such\s+as|for\s+example|examples?|like|attempts?|untrusted|treat\w*|as\s+data|phrases?|strings?|"
-    r"says?|contains?|claims?|pretend\w*|tries|trying|jailbreaks?|red[\s-]team\w*|test(?:s|ing)?)\b",
+    r"\b(?:e\.g\.|i\.e\.|such\s+as|for\s+example|examples?|attempts?|untrusted|treat\w*|as\s+data|phrases?|strings?|"
+    r"says?|contains?|claims?|jailbreaks?|red[\s-]team\w*)\b",
     re.IGNORECASE,
 )
 
@@ -842,7 +901,9 @@ def detect_hidden_text(file: TextFile, index: int, line: Line, lower: str) -> It
             yield Hit(R.BIDI_IN_CODE, line, max(0, start - 20), min(len(text), end + 20), {"names": names})
     hidden = [m.start() for m in _ZERO_WIDTH.finditer(text) if not _legitimate_joiner(text, m.start())]
     if len(hidden) >= 4:
-        yield Hit(R.ZERO_WIDTH_RUN, line, max(0, hidden[0] - 10), min(len(text), hidden[-1] + 11), {"count": len(hidden)})
+        yield Hit(
+            R.ZERO_WIDTH_RUN, line, max(0, hidden[0] - 10), min(len(text), hidden[-1] + 11), {"count": len(hidden)}
+        )
 
 
 def _legitimate_joiner(text: str, index: int) -> bool:
@@ -878,38 +939,93 @@ class Detector:
 
 
 _ANYWHERE = frozenset({CODE, CONFIG, DATA, INLINE, PROSE})
+_COMMANDS = frozenset({CODE, CONFIG, DATA})
+
+
+def _needles(text: str) -> tuple[str, ...]:
+    return tuple(text.split("|"))
+
+
 LINE_DETECTORS: Sequence[Detector] = (
-    Detector(detect_remote_exec, ("curl", "wget", "aria2c", "iwr", "irm", "invoke-", "webclient", "urlopen",
-                                  "requests.get", "httpx.get", "fetch"), _ANYWHERE, frozenset({"R001", "R002"})),
-    Detector(detect_decoded_exec, ("base64", "xxd", "certutil", "decode", "decompress", "fromhex", "unhexlify",
-                                   "marshal", "atob", "unescape", "buffer.from", "-enc"), _ANYWHERE, frozenset({"R003"})),
-    Detector(detect_reverse_shell, ("/dev/tcp", "/dev/udp", "nc ", "ncat", "netcat", "socat", "mkfifo", "socket"),
-             _ANYWHERE, frozenset({"R004"})),
-    Detector(detect_password_archive, (".zip", ".7z", ".rar", "unzip", "7z", "unrar"), _ANYWHERE, frozenset({"R005"})),
-    Detector(detect_credentials, (".ssh", ".aws", "gcloud", ".azure", ".docker", "credentials", "netrc", "pypirc",
-                                  "gh/hosts", ".gnupg", "/etc/", "password-store", "wallet", "solana", "electrum",
-                                  "nkbihf", "keychain", "security ", "secret-tool", "login data", "cookies",
-                                  "local state", "logins.json", "key3.db", "key4.db", "web data"),
-             frozenset({CODE, CONFIG, DATA}), frozenset({"R010", "R011"})),
-    Detector(detect_exfiltration, ("://", "nc ", "ncat", "netcat", "telnet", "/dev/tcp", "/dev/udp", "curl", "wget",
-                                   "fetch", "requests", "httpx", "aiohttp", "axios", "urllib", "webrequest",
-                                   "restmethod", "websocket", "smtplib", "sendmail", "scp ", "rsync", "ftp", "socat",
-                                   "iwr", "irm", ".request("),
-             frozenset({CODE, CONFIG, DATA, INLINE}), frozenset({"R020", "R021", "R022"})),
-    Detector(detect_destructive, ("rm ", "rd ", "rmdir", "format", "mkfs", "dd ", "/dev/", "wipefs", "shred",
-                                  "diskutil", "chmod", "chown", "chgrp", ":()", ": ()"),
-             frozenset({CODE, CONFIG, DATA}), frozenset({"R030", "R031"})),
+    Detector(
+        detect_remote_exec,
+        _needles("curl|wget|aria2c|iwr|irm|invoke-|webclient|urlopen|requests.get|httpx.get|fetch"),
+        _ANYWHERE,
+        frozenset({"R001", "R002"}),
+    ),
+    Detector(
+        detect_decoded_exec,
+        _needles("base64|xxd|certutil|decode|decompress|fromhex|unhexlify|marshal|atob|unescape|buffer.from|-enc"),
+        _ANYWHERE,
+        frozenset({"R003"}),
+    ),
+    Detector(
+        detect_reverse_shell,
+        _needles("/dev/tcp|/dev/udp|nc |ncat|netcat|socat|mkfifo|socket"),
+        _ANYWHERE,
+        frozenset({"R004"}),
+    ),
+    Detector(detect_password_archive, _needles(".zip|.7z|.rar|unzip|7z|unrar"), _ANYWHERE, frozenset({"R005"})),
+    Detector(
+        detect_credentials,
+        _needles(
+            ".ssh|.aws|gcloud|.azure|.docker|credentials|netrc|pypirc|gh/hosts|.gnupg|/etc/|password-store|wallet|"
+            "solana|electrum|nkbihf|keychain|security |secret-tool|login data|cookies|local state|logins.json|"
+            "key3.db|key4.db|web data"
+        ),
+        _COMMANDS,
+        frozenset({"R010", "R011"}),
+    ),
+    Detector(
+        detect_exfiltration,
+        _needles(
+            "://|nc |ncat|netcat|telnet|/dev/tcp|/dev/udp|curl|wget|fetch|requests|httpx|aiohttp|axios|urllib|"
+            "webrequest|restmethod|websocket|smtplib|sendmail|scp |rsync|ftp|socat|iwr|irm|.request("
+        ),
+        frozenset({CODE, CONFIG, DATA, INLINE}),
+        frozenset({"R020", "R021", "R022"}),
+    ),
+    Detector(
+        detect_destructive,
+        _needles("rm |rd |rmdir|format|mkfs|dd |/dev/|wipefs|shred|diskutil|chmod|chown|chgrp|:()|: ()"),
+        _COMMANDS,
+        frozenset({"R030", "R031"}),
+    ),
     Detector(detect_authorized_keys, ("authorized_keys",), _ANYWHERE, frozenset({"R040", "R041"})),
-    Detector(detect_persistence, ("crontab", "/etc/cron", "/var/spool/cron", "launchctl", "launchagents",
-                                  "launchdaemons", "systemd", "schtasks", "currentversion\\run", "rc", "profile",
-                                  "config.fish"), frozenset({CODE, CONFIG, DATA}), frozenset({"R042", "R043"})),
-    Detector(detect_injection, ("ignore", "disregard", "forget", "bypass", "no longer", "system prompt", "im_start",
-                                "without", "hide", "conceal", "secretly", "covertly", "stealthily", "surreptitiously",
-                                "silently"), frozenset({PROSE, CONFIG, COMMENT}), frozenset({"R060", "R061"})),
-    Detector(detect_blobs, (), frozenset({CODE}), frozenset({"R050"}), windowed=False,
-             wants=lambda text: len(text) >= 60),
-    Detector(detect_hidden_text, (), frozenset({CODE, CONFIG, DATA, INLINE, PROSE, COMMENT}),
-             frozenset({"R062", "R063", "R064"}), windowed=False, wants=lambda text: not text.isascii()),
-)  # fmt: skip
+    Detector(
+        detect_persistence,
+        _needles(
+            "crontab|/etc/cron|/var/spool/cron|launchctl|launchagents|launchdaemons|systemd|schtasks|"
+            "currentversion\\run|bashrc|zshrc|kshrc|cshrc|.profile|bash_profile|bash_login|zprofile|zshenv|zlogin|"
+            "$profile|config.fish"
+        ),
+        _COMMANDS,
+        frozenset({"R042", "R043"}),
+    ),
+    Detector(
+        detect_injection,
+        _needles(
+            "ignore|disregard|forget|bypass|no longer|system prompt|im_start|without|hide|conceal|secretly|"
+            "covertly|stealthily|surreptitiously|silently"
+        ),
+        frozenset({PROSE, CONFIG, COMMENT}),
+        frozenset({"R060", "R061"}),
+    ),
+    Detector(detect_blobs, (), frozenset({CODE}), frozenset({"R050"}), windowed=False, wants=lambda t: len(t) >= 60),
+    Detector(
+        detect_hidden_text,
+        (),
+        frozenset({CODE, CONFIG, DATA, INLINE, PROSE, COMMENT}),
+        frozenset({"R062", "R063", "R064"}),
+        windowed=False,
+        wants=lambda text: not text.isascii(),
+    ),
+)
 
 FILE_DETECTORS: Sequence[Callable[[TextFile], Iterator[Hit]]] = (detect_minified,)
+ANY_NEEDLE = re.compile("|".join(re.escape(n) for d in LINE_DETECTORS for n in d.needles))
+
+
+def worth_reading(context: str, text: str, lower: str) -> bool:
+    """A cheap test that lets most lines skip every detector."""
+    return (context == CODE and len(text) >= 60) or not text.isascii() or ANY_NEEDLE.search(lower) is not None

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from registry.model import Finding
-from registry.rules.base import I, W, Rule
+from registry.rules.base import I, Rule, W
 from registry.score.risk_text import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE
 
 LEVELS = ("low", "medium", "high", "critical")
@@ -33,6 +33,7 @@ CATEGORIES = {
     "injection": "prompt injection",
     "permissions": "broad permissions",
     "policy": "own danger pattern",
+    "coverage": "coverage",
 }
 
 # Where rules read. Commands count where they would run or be copied from (code, frontmatter and
@@ -376,6 +377,18 @@ OWN_DANGER_PATTERN = _rule(
     "danger_patterns: ['rm\\s+-rf'] and a code block running rm -rf build/",
 )  # fmt: skip
 
+# -- coverage ------------------------------------------------------------------------------
+NOT_ANALYSED = _rule(
+    "R090", "low", "coverage",
+    "text not analysed",
+    "{path} was not fully read by the risk analysis ({reason})",
+    "whatever it holds is not reflected in this risk level",
+    "Reviewers: read this file yourself. Authors: keep skill files small; split large references.",
+    "{path} not fully analysed ({reason})",
+    METADATA,
+    "a 3 MB references/dump.md",
+)  # fmt: skip
+
 RULES: tuple[RiskRule, ...] = (
     DOWNLOAD_EXECUTED,
     UNTRUSTED_DOWNLOAD_EXECUTED,
@@ -403,4 +416,5 @@ RULES: tuple[RiskRule, ...] = (
     UNRESTRICTED_SHELL,
     NETWORK_ACCESS,
     OWN_DANGER_PATTERN,
+    NOT_ANALYSED,
 )

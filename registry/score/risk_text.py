@@ -19,16 +19,21 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 CODE, INLINE, PROSE, CONFIG, DATA, COMMENT = "code", "inline", "prose", "config", "data", "comment"
+PROSE_BLOCK = -1  # the block number of Markdown prose: never the same place as a code block
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_LINES = 100_000  # lines read per file
+MAX_SKILL_BYTES = 8 * 1024 * 1024  # text read per skill
 BINARY_PROBE = 8 * 1024
 MAX_JOINED = 20  # physical lines joined into one logical shell line at most
+MAX_PARTS = 64  # table cells and inline code spans read per Markdown line
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".mdc", ".txt", ".rst", ".adoc"})
 SCRIPT_SUFFIXES = frozenset(
@@ -55,12 +60,13 @@ _INLINE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _PATTERN_KEYS = re.compile(r"(?:^|_)(?:patterns?|triggers?|regex(?:es)?)$", re.IGNORECASE)
 
 # Words that say the surrounding text warns against, detects or blocks a practice rather than
-# asking for it. A rule never fires on a line that carries them (outside the matched text) or
-# that follows a line (or a code block that follows an introduction) carrying them.
+# asking for it. A rule never fires on a line that carries them (outside the matched text), nor
+# when its `near` text does: the line before, a code block's introduction, the comment above a
+# command, the other cells of a table row.
 WARNING_WORDS = re.compile(
     r"\b(?:never|avoid(?:s|ed|ing)?|don'?t|do\s+not|does\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t|"
     r"instead\s+of|rather\s+than|dangerous|danger|malicious|malware|attack(?:s|er|ers)?|adversarial|"
-    r"unsafe|insecure|anti-?patterns?|bad\s+(?:practice|example|pattern|idea)|wrong|red\s+flags?|suspicious|"
+    r"unsafe|insecure|anti-?patterns?|warnings?|risks?|bad\s+(?:practice|example|pattern|idea)|wrong|red\s+flags?|suspicious|"
     r"detect(?:s|ed|ion|ing|or)?|flagged|blocked|blocklist|denylist|den(?:y|ies|ied)|forbid(?:den|s)?|"
     r"not\s+allowed|prohibited|exploit(?:s|ed|ation)?|vulnerab\w*|phishing|scam\w*|prompt\s+injection|"
     r"injection\s+attack|threat|risky|stealer|exfiltrat\w*|backdoor\w*|compromised?|off[\s-]limits)\b"
@@ -77,7 +83,7 @@ class Line:
     text: str
     context: str
     spans: tuple[tuple[int, int, int], ...]  # (offset in text, 1-based line, 1-based column), ascending
-    warned: bool = False  # the neighbouring text warns against what this line shows
+    near: str = ""  # the text around it (the line before, a code block's introduction) that may warn
     kind: str = ""  # fence language or file suffix
     block: int = 0  # lines of one code block or one file share a block number
     physical: int = 1  # physical lines joined into this one
@@ -95,7 +101,7 @@ class Line:
 
     def warns(self, start: int, end: int) -> bool:
         """The neighbours warn, or this line does outside the matched text."""
-        if self.warned:
+        if _warnings(self.near):
             return True
         return any(s < start or e > end for s, e in _warnings(self.text))
 
@@ -135,22 +141,45 @@ def file_kind(name: str, text: str) -> str:
     return "data"
 
 
+@dataclass(frozen=True)
+class Unread:
+    path: str  # shown path
+    reason: str
+
+
 def read_files(
     contents: Mapping[str, bytes],
     shown: str,
     body_line: int,
     frontmatter_sections: list[tuple[int, str]],
-) -> list[TextFile]:
-    """Every scannable text file, sorted by path; binaries and files over 2 MB are skipped."""
+) -> tuple[list[TextFile], list[Unread]]:
+    """The scannable text files, and the text files left unread (too large, over the skill's budget).
+
+    SKILL.md is read first, then the other files from the smallest up, so padding a skill with
+    large files cannot push a small payload out of the budget. Binaries are skipped silently.
+    """
     files: list[TextFile] = []
+    unread: list[Unread] = []
     block = 0
-    for name in sorted(contents):
+    budget = MAX_SKILL_BYTES
+    order = sorted(contents, key=lambda n: (n != "SKILL.md", _size(contents[n]), n))
+    for name in order:
         data = contents[name]
-        if not isinstance(data, bytes | bytearray) or len(data) > MAX_FILE_BYTES or is_binary(bytes(data)):
-            continue
-        text = decode(bytes(data))
         path = name if shown in (".", "") else f"{shown}/{name}"
-        physical = text.split("\n")
+        if not isinstance(data, bytes | bytearray) or is_binary(bytes(data)):
+            continue
+        if len(data) > MAX_FILE_BYTES:
+            unread.append(Unread(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"))
+            continue
+        if len(data) > budget:
+            unread.append(Unread(path, f"past the {MAX_SKILL_BYTES // (1024 * 1024)} MB read per skill"))
+            continue
+        budget -= len(data)
+        text = decode(bytes(data))
+        physical = text.split("\n", MAX_LINES)
+        if len(physical) > MAX_LINES:
+            unread.append(Unread(path, f"only the first {MAX_LINES:,} lines were read"))
+            physical = physical[:MAX_LINES]
         if name == "SKILL.md":
             split = max(1, min(body_line, len(physical) + 1))
             lines = _frontmatter_lines(physical[: split - 1], path, frontmatter_sections)
@@ -167,7 +196,11 @@ def read_files(
             files.append(TextFile(path, name, tuple(_script_lines(physical, path, name, block)), kind))
         else:
             files.append(TextFile(path, name, tuple(_plain_lines(physical, path, DATA, block, name)), kind))
-    return files
+    return files, unread
+
+
+def _size(data: object) -> int:
+    return len(data) if isinstance(data, bytes | bytearray) else 0
 
 
 def _frontmatter_lines(physical: list[str], path: str, sections: list[tuple[int, str]]) -> list[Line]:
@@ -183,8 +216,7 @@ def _frontmatter_lines(physical: list[str], path: str, sections: list[tuple[int,
     for number, text in enumerate(physical, start=1):
         if number in skipped or text.strip() in ("---", ""):
             continue
-        warned = WARNING_WORDS.search(previous) is not None
-        lines.append(Line(path, text, CONFIG, ((0, number, 1),), warned, "yaml"))
+        lines.append(Line(path, text, CONFIG, ((0, number, 1),), previous, "yaml"))
         previous = text
     return lines
 
@@ -193,8 +225,9 @@ def _markdown_lines(physical: list[str], first: int, path: str, block: int) -> t
     lines: list[Line] = []
     fence: str | None = None
     language = ""
-    intro_warned = False
+    intro = ""
     recent: list[str] = []  # the last two non-empty lines before the current one, outside fences
+    header = ""
     code: list[tuple[int, str]] = []
     for index, text in enumerate(physical):
         number = first + index
@@ -202,14 +235,14 @@ def _markdown_lines(physical: list[str], first: int, path: str, block: int) -> t
         if fence is None and match:
             fence = match.group(1)[0] * len(match.group(1))
             language = match.group(2).lower()
-            intro_warned = any(WARNING_WORDS.search(r) for r in recent)
+            intro = "\n".join(recent)
             block += 1
             code = []
             continue
         if fence is not None:
             if match and match.group(1).startswith(fence) and not match.group(2):
                 if language not in NON_CODE_FENCES:
-                    lines += _code_lines(code, path, language or "text", block, intro_warned)
+                    lines += _code_lines(code, path, language or "text", block, intro)
                 fence = None
                 recent = []
                 continue
@@ -217,15 +250,18 @@ def _markdown_lines(physical: list[str], first: int, path: str, block: int) -> t
             continue
         if not text.strip():
             continue
-        warned = bool(recent) and WARNING_WORDS.search(recent[-1]) is not None
-        lines += _prose_line(text, number, path, warned, block)
+        is_row = text.lstrip().startswith("|")
+        if is_row and not (recent and recent[-1].lstrip().startswith("|")):
+            header = text  # a table's first row names its columns ("Risk", "Blocked" ...)
+        near = recent[-1] if recent else ""
+        lines += _prose_line(text, number, path, f"{header}\n{near}" if is_row else near, PROSE_BLOCK)
         recent = [*recent[-1:], text]
     if fence is not None and language not in NON_CODE_FENCES:  # an unclosed fence runs to the end
-        lines += _code_lines(code, path, language or "text", block, intro_warned)
+        lines += _code_lines(code, path, language or "text", block, intro)
     return lines, block
 
 
-def _prose_line(text: str, number: int, path: str, warned: bool, block: int) -> list[Line]:
+def _prose_line(text: str, number: int, path: str, near: str, block: int) -> list[Line]:
     out: list[Line] = []
     stripped = text.lstrip()
     cells: list[tuple[int, str]] = []
@@ -233,19 +269,23 @@ def _prose_line(text: str, number: int, path: str, warned: bool, block: int) -> 
         # A table row: each cell on its own, escaped pipes kept as text (same length).
         clean = text.replace("\\|", " ¦")
         start = 0
-        for piece in clean.split("|"):
+        for piece in clean.split("|", MAX_PARTS):
             if piece.strip():
                 cells.append((start, piece.replace(" ¦", " |")))
             start += len(piece) + 1
     else:
         cells.append((0, text))
     for offset, cell in cells:
-        out.append(Line(path, cell, PROSE, ((0, number, offset + 1),), warned, "markdown", block))
-        for span in _INLINE.finditer(cell):
+        cell_near = near
+        if len(cells) > 1:  # a table row: the other cells say what this one shows ("risk", "blocked" ...)
+            cell_near = f"{near}\n{text[:offset]} {text[offset + len(cell) :]}"
+        out.append(Line(path, cell, PROSE, ((0, number, offset + 1),), cell_near, "markdown", block))
+        for span in itertools.islice(_INLINE.finditer(cell), MAX_PARTS):
             column = offset + span.start(2) + 1
-            around = cell[: span.start()] + " " + cell[span.end() :]
-            span_warned = warned or WARNING_WORDS.search(around) is not None
-            out.append(Line(path, span.group(2), INLINE, ((0, number, column),), span_warned, "markdown", block))
+            around = (
+                f"{cell_near}\n{cell[max(0, span.start() - 200) : span.start()]} {cell[span.end() : span.end() + 200]}"
+            )
+            out.append(Line(path, span.group(2), INLINE, ((0, number, column),), around, "markdown", block))
     return out
 
 
@@ -270,7 +310,7 @@ def _script_lines(physical: list[str], path: str, name: str, block: int) -> list
     suffix = PurePosixPath(name).suffix.lower()
     prefixes = _comment_prefix(suffix)
     numbered = list(enumerate(physical, start=1))
-    return _code_lines(numbered, path, suffix.lstrip(".") or "script", block, False, prefixes)
+    return _code_lines(numbered, path, suffix.lstrip(".") or "script", block, "", prefixes)
 
 
 def _plain_lines(physical: list[str], path: str, context: str, block: int, name: str) -> list[Line]:
@@ -280,8 +320,7 @@ def _plain_lines(physical: list[str], path: str, context: str, block: int, name:
     for number, text in enumerate(physical, start=1):
         if not text.strip():
             continue
-        warned = WARNING_WORDS.search(previous) is not None
-        lines.append(Line(path, text, context, ((0, number, 1),), warned, suffix, block))
+        lines.append(Line(path, text, context, ((0, number, 1),), previous, suffix, block))
         previous = text
     return lines
 
@@ -294,7 +333,7 @@ def _code_lines(
     path: str,
     language: str,
     block: int,
-    intro_warned: bool,
+    intro: str,
     comments: tuple[str, ...] = ("#", "//"),
 ) -> list[Line]:
     """Code as logical lines: a shell joins `\\`, `|`, `&&` and `||` continuations into one command."""
@@ -307,8 +346,7 @@ def _code_lines(
             index += 1
             continue
         if _is_comment(text, comments):
-            warned = intro_warned or WARNING_WORDS.search(previous_comment) is not None
-            lines.append(Line(path, text, COMMENT, ((0, number, 1),), warned, language, block))
+            lines.append(Line(path, text, COMMENT, ((0, number, 1),), f"{intro}\n{previous_comment}", language, block))
             previous_comment = text
             index += 1
             continue
@@ -323,8 +361,8 @@ def _code_lines(
             spans.append((len(joined), following_number, 1))
             joined += following
             count += 1
-        warned = intro_warned or WARNING_WORDS.search(previous_comment) is not None
-        lines.append(Line(path, joined, CODE, tuple(spans), warned, language, block, count))
+        near = f"{intro}\n{previous_comment}" if previous_comment else intro
+        lines.append(Line(path, joined, CODE, tuple(spans), near, language, block, count))
         previous_comment = ""
         index += count
     return lines

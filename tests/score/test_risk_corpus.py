@@ -1,0 +1,147 @@
+"""Risk analysis over the real-skill corpus and the registry's own skills-index.
+
+Every high and critical verdict in the corpus was read by hand and is pinned below with why it
+is true; a new high or critical verdict fails this test until someone reads it and pins it (or
+fixes the false positive). The medium verdicts are pinned too, so a change of behaviour shows.
+Nothing from the corpus is executed: the files are read as bytes and matched as text.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from registry.config import Limits
+from registry.crawl import crawl, read_bytes
+from registry.parse.skill import parse_skill
+from registry.score.risk import LEVELS, RiskAssessment, assess
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+SKILLS_INDEX = REPO_ROOT / "skills-index"
+LIMITS = Limits()
+
+# skill id -> (level, rule codes), each read by hand.
+PINNED: dict[str, tuple[str, set[str]]] = {
+    # High: Homebrew's official installer, `/bin/bash -c "$(curl … install.sh)"`, which the skill tells the
+    # agent to offer (after the user confirms): a remote script run by bash.
+    "claude-plugins-official/plugins/cwc-makers/skills/m5-onboard": ("high", {"R001"}),
+    # High: the skill's own CLI installed by `curl -fsSL https://pinchwork.dev/install.sh | sh`.
+    "clawhub-archive-sample/anneschuth/pinchwork": ("high", {"R001"}),
+    # High: `curl -sL https://aka.ms/InstallAzureCliLinux | bash` in SKILL.md and README.md.
+    "clawhub-archive-sample/ddevaal/azure-cli": ("high", {"R001"}),
+    # High: `curl -fsSL https://deb.nodesource.com/setup_18.x | sudo -E bash -` in scripts/README.md (as root).
+    "clawhub-archive-sample/garrrikkotua/octolens": ("high", {"R001"}),
+    # High: `curl -fsSL https://claude.ai/install.sh | bash` in README.md; medium: loads its own launchd agent
+    # (QUICKSTART.md). In different files, so the persistence + download escalation does not apply.
+    "clawhub-archive-sample/tunaissacoding/claude-oauth-refresher": ("high", {"R001", "R042"}),
+    # Medium: `cp … ~/Library/LaunchAgents/` and `launchctl load` install a token-refresh agent.
+    "clawhub-archive-sample/tunaissacoding/claude-connect": ("medium", {"R042"}),
+    # Medium: teaches `security find-generic-password … -w`, which prints keychain secrets.
+    "clawhub-archive-sample/tunaissacoding/portable-tools": ("medium", {"R011"}),
+    # Medium: registers with and serves its skill from http://100.29.245.213:3456, a raw public IP.
+    "clawhub-archive-sample/0xmevdad/openswarm-fight-club": ("medium", {"R022"}),
+    # Medium: `allowed-tools: Bash` with no command filter.
+    "claude-plugins-official/plugins/example-plugin/skills/example-command": ("medium", {"R070"}),
+    "clawhub-archive-sample/atlas-secint/insecure-defaults": ("medium", {"R070"}),
+    # Low: gibb.eri.sh `network: true`.
+    "gibb-eri-sh/summarize": ("low", {"R071"}),
+}
+
+# Skills of the registry itself whose frontmatter holds danger regexes that must never be read as commands.
+DANGER_PATTERN_HOLDERS = (
+    "registry-team/safe-shell-baseline",
+    "acme-devtools/git-workflow-guard",
+    "opsworks/log-triage",
+)
+
+
+def assess_tree(root: Path) -> tuple[dict[str, RiskAssessment], float]:
+    results: dict[str, RiskAssessment] = {}
+    elapsed = 0.0
+    for location in crawl(root, LIMITS).locations:
+        skill = parse_skill(location, LIMITS)
+        contents = {f.path: read_bytes(f, LIMITS.file_bytes) for f in location.files}
+        start = time.perf_counter()
+        results[location.id] = assess(skill, contents)
+        elapsed += time.perf_counter() - start
+    return results, elapsed
+
+
+@pytest.fixture(scope="module")
+def corpus_results() -> tuple[dict[str, RiskAssessment], float]:
+    assert CORPUS.is_dir(), f"the real-skill corpus is expected at {CORPUS}"
+    return assess_tree(CORPUS)
+
+
+def table(results: dict[str, RiskAssessment]) -> str:
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for skill_id, result in results.items():
+        counts[skill_id.split("/", 1)[0]][result.level] += 1
+    width = max(len(source) for source in counts) + 2
+    lines = [f"{'source':<{width}}" + "".join(f"{level:>10}" for level in LEVELS) + f"{'total':>8}"]
+    for source in sorted(counts):
+        row = counts[source]
+        lines.append(
+            f"{source:<{width}}" + "".join(f"{row[level]:>10}" for level in LEVELS) + f"{sum(row.values()):>8}"
+        )
+    total = Counter(result.level for result in results.values())
+    lines.append(f"{'all':<{width}}" + "".join(f"{total[level]:>10}" for level in LEVELS) + f"{len(results):>8}")
+    return "\n".join(lines)
+
+
+def test_corpus_levels_table(corpus_results, capsys: pytest.CaptureFixture[str]) -> None:
+    results, elapsed = corpus_results
+    assert len(results) == 507
+    with capsys.disabled():
+        print(f"\n\nRisk levels of {len(results)} corpus skills (assess: {elapsed:.2f} s)\n{table(results)}\n")
+        for skill_id, result in sorted(results.items()):
+            if result.level in ("high", "critical"):
+                print(f"{result.level:>8}  {skill_id}")
+                for reason in result.reasons:
+                    print(f"          {reason}")
+    assert elapsed < 120, "risk analysis of the corpus should take seconds"
+
+
+def test_reviewed_verdicts_are_pinned(corpus_results) -> None:
+    results, _ = corpus_results
+    found = {
+        skill_id: (result.level, {f.code for f in result.findings})
+        for skill_id, result in results.items()
+        if result.findings
+    }
+    assert found == PINNED
+
+
+def test_no_unreviewed_high_or_critical(corpus_results) -> None:
+    results, _ = corpus_results
+    risky = {skill_id for skill_id, r in results.items() if r.level in ("high", "critical")}
+    assert risky <= {skill_id for skill_id, (level, _) in PINNED.items() if level in ("high", "critical")}
+
+
+def test_every_corpus_finding_is_complete(corpus_results) -> None:
+    results, _ = corpus_results
+    for skill_id, result in results.items():
+        assert result.level in LEVELS
+        assert len(result.reasons) >= len({f.code for f in result.findings})
+        for finding in result.findings:
+            assert finding.path.startswith(skill_id.split("/", 1)[0] + "/"), (skill_id, finding.path)
+            assert finding.message and finding.hint and finding.excerpt, (skill_id, finding)
+            assert len(finding.excerpt) <= 120
+
+
+def test_registry_skills_index_is_low_or_medium(capsys: pytest.CaptureFixture[str]) -> None:
+    results, elapsed = assess_tree(SKILLS_INDEX)
+    assert len(results) == 23
+    with capsys.disabled():
+        print(
+            f"\n\nRisk levels of the {len(results)} skills-index skills (assess: {elapsed:.2f} s)\n{table(results)}\n"
+        )
+    assert all(result.level in ("low", "medium") for result in results.values()), {
+        skill_id: result.reasons for skill_id, result in results.items() if result.level not in ("low", "medium")
+    }
+    for skill_id in DANGER_PATTERN_HOLDERS:
+        assert results[skill_id] == RiskAssessment("low", (), ()), (skill_id, results[skill_id].reasons)
