@@ -82,3 +82,11 @@ def browser():
         instance = launch(playwright)
         yield instance
         instance.close()
+
+
+@pytest.fixture
+def pr_repo(tmp_path):
+    """A registry repository with a policy, two publishers' skills and a `base-branch` to compare with."""
+    from pr_support import make_pr_repo
+
+    return make_pr_repo(tmp_path)

@@ -3,9 +3,9 @@
 import json
 
 import pytest
-from conftest import commit_all, git, write_skill
+from conftest import write_skill
+from pr_support import check, pull_request, skill_md
 from site_checks import check_index_json, check_well_known
-from test_check_pr import POLICY, check, pull_request, skill_md
 
 from registry.build import build
 from registry.config import BuildOptions
@@ -96,19 +96,6 @@ def test_entries_must_name_real_skills(tmp_path):
     with pytest.raises(PolicyError) as err:
         build(BuildOptions(source=source, out=tmp_path / "site"))
     assert len(err.value.problems) == 3
-
-
-@pytest.fixture
-def pr_repo(tmp_path):
-    path = tmp_path / "registry"
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    (path / "registry.yaml").write_text(POLICY)
-    write_skill(path / "skills-index", "acme/formatter", skill_md("formatter", "1.0.0"))
-    write_skill(path / "skills-index", "other/notes", skill_md("notes", "2.0.0"))
-    base = commit_all(path, "base", "2025-01-01T00:00:00+00:00")
-    git(path, "branch", "base-branch", base)
-    return path
 
 
 def test_owners_deprecate_and_withdraw_by_pull_request(pr_repo):

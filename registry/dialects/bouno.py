@@ -23,6 +23,7 @@ from typing import Any
 from registry.dialects.base import ParseContext, RegistryView
 from registry.dialects.values import as_bool, as_str_list, describe_type
 from registry.model import Finding, Parameter, Skill
+from registry.parse.body import body_lines
 from registry.rules.base import E, I, Rule, W
 
 ARGUMENTS_NOT_LIST = Rule(
@@ -137,7 +138,6 @@ RULES = (
     BODY_TOO_SHORT,
 )
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 # `${name}` or `$name`; the name starts with a lowercase letter (shell and Claude variables are upper case).
 _REFERENCE = re.compile(r"(?<![\\$\w])\$(?:\{([A-Za-z_][\w-]*)\}|([a-z_][A-Za-z0-9_]*))")
@@ -284,18 +284,12 @@ class BounoDialect:
         document = skill.document
         used: set[str] = set()
         reported: set[str] = set()
-        fence: str | None = None
         shown = ", ".join(sorted(declared)) or "none"
-        for number, line in enumerate(document.body.split("\n")):
-            match = _FENCE.match(line)
-            if match:
-                marker = match.group(1)
-                if fence is None:
-                    fence = marker[0] * len(marker)
-                elif marker.startswith(fence):
-                    fence = None
+        for body_line in body_lines(document.body):
+            number, line = body_line.number, body_line.text
+            if body_line.is_fence:
                 continue
-            if fence is not None:
+            if body_line.in_code:
                 # Code is not prose, but Bouno substitutes there too: count uses, report nothing.
                 used.update(m.group(1) or m.group(2) for m in _REFERENCE.finditer(line))
                 continue

@@ -12,11 +12,11 @@ from registry.config import Limits
 from registry.dialects import DIALECTS, KNOWN_FIELDS, Dialect, ParseContext
 from registry.dialects.standard import check_invisible
 from registry.model import Document, Skill, SkillLocation
+from registry.parse.body import body_lines
 from registry.parse.document import read_document
 from registry.rules import fields as rules
 from registry.rules import layout, reading
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _CODE_PATH = re.compile(r"`((?:\$\{CLAUDE_SKILL_DIR\}/|\./)?(?:scripts|references|assets)/[A-Za-z0-9_./-]+)`")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -113,18 +113,10 @@ def _check_support_files(skill: Skill, limits: Limits) -> None:
 def referenced_paths(body: str) -> list[tuple[str, int, bool]]:
     """Relative paths the body links to (True) or names in code spans (False), with 0-based lines."""
     found: list[tuple[str, int, bool]] = []
-    fence: str | None = None
-    for number, line in enumerate(body.split("\n")):
-        match = _FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker[0] * len(marker)
-            elif marker.startswith(fence):
-                fence = None
+    for body_line in body_lines(body):
+        if body_line.in_code or body_line.is_fence:
             continue
-        if fence is not None:
-            continue
+        number, line = body_line.number, body_line.text
         for link in _LINK.finditer(line):
             found.append((link.group(1), number, True))
         for code in _CODE_PATH.finditer(line):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from registry.history import RepositoryInfo, Revision
 from registry.model import Finding, Severity, Skill
-from registry.policy import Policy
+from registry.policy import RISK_LEVELS, Policy
 from registry.score.categories import Categorisation, categorise
 from registry.score.risk import RiskAssessment, assess
 from registry.score.trust import Trust, assess_trust
@@ -51,10 +51,10 @@ def score_skill(
     trust = assess_trust(skill, policy, history, versions.valid, risk.level, repository.commit_time)
     skill.findings.extend(trust.findings)
     override = policy.risk_override(skill.id)
+    allowed = override is not None and RISK_LEVELS.index(risk.level) <= RISK_LEVELS.index(override.max_level)
     return Assessment(
-        versions.revisions, versions.valid, risk, categorisation, trust,
-        override.reason if override and _level_index(risk.level) <= _level_index(override.max_level) else None,
-    )  # fmt: skip
+        versions.revisions, versions.valid, risk, categorisation, trust, override.reason if allowed else None
+    )
 
 
 def apply_severity_overrides(findings: list[Finding], severity: Mapping[str, str]) -> list[Finding]:
@@ -71,6 +71,3 @@ def apply_severity_overrides(findings: list[Finding], severity: Mapping[str, str
         result.append(finding)
     return result
 
-
-def _level_index(level: str) -> int:
-    return ("low", "medium", "high", "critical").index(level)

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from registry.model import Finding, Skill
+from registry.parse.body import body_lines
 from registry.rules.base import I, Rule, W
 
 DEFAULT_CATEGORIES: tuple[str, ...] = ("development", "creative", "enterprise", "data", "devops", "other")
@@ -549,7 +550,6 @@ def _matches(tokens: list[str], index: _Index) -> dict[str, dict[str, str]]:
 
 # -- inference ---------------------------------------------------------------------------------
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*)$")
 _PHRASES = {
     "name": "name mentions",
@@ -564,17 +564,11 @@ def _split_body(body: str) -> tuple[str, str]:
     """(headings, the rest) of a Markdown body; code blocks count as the rest."""
     headings: list[str] = []
     rest: list[str] = []
-    fence: str | None = None
-    for line in body[:BODY_CHARS].split("\n"):
-        match = _FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker[0] * len(marker)
-            elif marker.startswith(fence):
-                fence = None
+    for body_line in body_lines(body[:BODY_CHARS]):
+        if body_line.is_fence:
             continue
-        heading = _ATX.match(line) if fence is None else None
+        line = body_line.text
+        heading = _ATX.match(line) if not body_line.in_code else None
         (headings if heading else rest).append(heading.group(1) if heading else line)
     return "\n".join(headings), "\n".join(rest)
 

@@ -1,0 +1,35 @@
+"""Reading a Markdown body line by line, knowing which lines are inside fenced code blocks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True)
+class BodyLine:
+    number: int  # 0-based within the body
+    text: str
+    in_code: bool  # inside a fenced code block
+    is_fence: bool  # an opening or closing fence line itself
+
+
+def body_lines(body: str) -> Iterator[BodyLine]:
+    """Every line, with fences tracked as CommonMark does (a longer or equal run closes a fence)."""
+    fence: str | None = None
+    for number, text in enumerate(body.split("\n")):
+        match = _FENCE.match(text)
+        if match:
+            marker = match.group(1)
+            if fence is None:
+                fence = marker[0] * len(marker)
+                yield BodyLine(number, text, False, True)
+                continue
+            if marker.startswith(fence):
+                fence = None
+                yield BodyLine(number, text, True, True)
+                continue
+        yield BodyLine(number, text, fence is not None, False)
