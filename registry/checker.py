@@ -31,7 +31,8 @@ class CheckResult:
         ]
 
 
-def _display_root(root: Path) -> str:
+def display_path(root: Path) -> str:
+    """A path as the user would type it: relative to the working directory when below it."""
     try:
         relative = os.path.relpath(root)
     except ValueError:
@@ -52,7 +53,7 @@ def check_paths(paths: list[Path], limits: Limits | None = None) -> CheckResult:
             root = given.parent
             only = given.parent.resolve()
         result = crawl.crawl(root, limits)
-        shown_root = _display_root(result.source)
+        shown_root = display_path(result.source)
         prefix = "" if shown_root == "." else shown_root.rstrip("/") + "/"
         for finding in result.findings:
             findings.append(_rebase(finding, prefix))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import difflib
 import getpass
 import json
-import os
 import re
 import subprocess
 import sys
@@ -530,14 +529,6 @@ def _existing_names(source: Path, name: str, target: Path) -> list[Path]:
     return sorted(found)
 
 
-def _shown(path: Path) -> str:
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return str(path) if relative.startswith("..") else relative
-
-
 @click.command("new")
 @click.argument("name")
 @click.option(
@@ -565,7 +556,7 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
     """Create a new skill from a template that passes every check, in the chosen dialect."""
     from registry import checksum as checksums
     from registry import report
-    from registry.checker import check_paths
+    from registry.checker import check_paths, display_path
     from registry.versions import parse_version
 
     problem = name_problem(name)
@@ -598,11 +589,11 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
 
     folder = source / publisher / name
     if folder.exists() and not folder.is_dir():
-        click.echo(f"error: {_shown(folder)} exists and is not a folder", err=True)
+        click.echo(f"error: {display_path(folder)} exists and is not a folder", err=True)
         sys.exit(1)
     if folder.exists() and any(folder.iterdir()) and not force:
         click.echo(
-            f"error: {_shown(folder)} already exists; choose another name, or pass --force to write the "
+            f"error: {display_path(folder)} already exists; choose another name, or pass --force to write the "
             "template's files into it (other files are kept)",
             err=True,
         )
@@ -610,7 +601,7 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
     duplicates = _existing_names(source, name, folder)
     if duplicates:
         click.echo(
-            f"error: a skill named '{name}' already exists at {_shown(duplicates[0])}; skill names must be "
+            f"error: a skill named '{name}' already exists at {display_path(duplicates[0])}; skill names must be "
             f"unique in a registry (F003, D002). Choose another name, e.g. {name}-2 or {publisher}-{name}",
             err=True,
         )
@@ -629,7 +620,7 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
         skill_md = folder / "SKILL.md"
         skill_md.write_bytes(checksums.write_checksum(skill_md.read_bytes(), skill.content_digest))
 
-    click.echo(f"Created {_shown(folder)}/ ({dialect}):")
+    click.echo(f"Created {display_path(folder)}/ ({dialect}):")
     for relative in files:
         click.echo(f"  {relative}")
 
@@ -642,12 +633,12 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
         sys.exit(1)
 
     if policy_problem:
-        click.echo(f"warning: {_shown(policy_path)} is not a valid policy ({policy_problem})", err=True)
+        click.echo(f"warning: {display_path(policy_path)} is not a valid policy ({policy_problem})", err=True)
     elif policy is None:
-        click.echo(f"note: no {POLICY_FILE} found for {_shown(source)}; publisher namespaces were not checked")
+        click.echo(f"note: no {POLICY_FILE} found for {display_path(source)}; publisher namespaces were not checked")
     elif policy.owner_of(publisher) is None:
         click.echo(
-            f"warning: namespace '{publisher}' has no publisher in {_shown(policy_path)}. A pull request may add "
+            f"warning: namespace '{publisher}' has no publisher in {display_path(policy_path)}. A pull request may add "
             f"skills there only if '{publisher}' is its author's GitHub login (a personal namespace); otherwise "
             f"ask a registry maintainer to add it to {POLICY_FILE}:\n\n"
             f"  publishers:\n    {publisher}:\n      tier: community\n      namespaces: [{publisher}]\n"
@@ -656,7 +647,7 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
             err=True,
         )
 
-    shown = _shown(folder)
+    shown = display_path(folder)
     steps = [
         f"Edit {shown}/SKILL.md: the description, then the instructions (the comments explain each field).",
         f"Check it: skill-registry validate {shown} --strict",
