@@ -37,13 +37,18 @@ def candidate_from(stored: dict, score: float) -> Candidate:
         tier=stored.get("tier") or "community",
         risk=stored.get("risk") or "low",
         last_updated=stored.get("last_updated") or "",
-        name_words=tuple(words(stored.get("name") or "")),
-        tag_words=tuple(w for t in tags for w in words(t)) + tuple(words(stored.get("category") or "")),
-        description_words=tuple(words(stored.get("description") or "")),
-        body_words=tuple(words(stored.get("body") or "")),
+        # Distinct words only: headings and triggers repeat words, and each is matched once.
+        name_words=_distinct(words(stored.get("name") or "")),
+        tag_words=_distinct([w for t in tags for w in words(t)] + words(stored.get("category") or "")),
+        description_words=_distinct(words(stored.get("description") or "")),
+        body_words=_distinct(words(stored.get("body") or "")),
         text_score=round(score, 6),
         extra=stored,
     )
+
+
+def _distinct(items: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
 
 
 def _whoosh_query(raw: str, schema) -> query.Query:

@@ -61,7 +61,7 @@ def match_fields(query: Sequence[str], candidate: Candidate) -> dict[str, str]:
     for position, word in enumerate(query):
         typing = position == len(query) - 1
         for name, field_words in fields:
-            if any(word_matches(word, fw, typing) for fw in field_words):
+            if word in field_words or any(word_matches(word, fw, typing) for fw in field_words):
                 matched[word] = name
                 break
     return matched

@@ -3,6 +3,7 @@ static/search.js, so the CLI, agents and the site put results in the same order.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -59,6 +60,7 @@ def typo_budget(word: str) -> int:
     return 0 if len(word) < 5 else (1 if len(word) < 9 else 2)
 
 
+@functools.lru_cache(maxsize=262_144)
 def word_matches(query_word: str, field_word: str, typing: bool = False) -> bool:
     """Exact, a plural, a shared stem (deploy ~ deployment), a prefix (fronte ~ frontend: from five
     letters, or from three for the word being typed), or a typo."""
