@@ -22,6 +22,7 @@ class Limits:
     skill_bytes: int = 50 * 1024 * 1024  # the `skills` CLI's unpacked-size limit
     crawl_depth: int = 12
     skill_md_lines: int = 500
+    skill_seconds: int = 10  # reading, validating and scoring one skill; a skill over it is left out
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class BuildOptions:
     static: Path = PROJECT_ROOT / "static"
     schema: Path = PROJECT_ROOT / "schema"
     progress: bool = False
+    clean: bool = False  # ignore the incremental build state and rebuild everything
+    jobs: int | None = None  # worker processes; None = one per core
 
     @property
     def site_url(self) -> str:
