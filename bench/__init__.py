@@ -1,0 +1,1 @@
+"""The benchmark: synthetic registries, build and Hugo timings (see bench/README.md)."""

@@ -1,0 +1,447 @@
+"""The benchmark: synthetic registries of N skills, built by us and by Hugo, in the same run.
+
+    .venv/bin/python bench/run.py --sizes 1000,10000,50000 [--json bench-results.json] [--keep DIR]
+
+For each N: generate the registry as a git repository (bench/synthetic.py; reused from --keep),
+then, each in a fresh process so that memory is per measurement: a cold build (no site, no
+cache, no state), a no-op rebuild, a rebuild after one skill changed (body edited, version
+bumped, committed), CLI query latency over tests/relevance/queries.yaml after a first query,
+and Hugo building the same skills as Markdown pages (`hugo --ignoreCache` into a fresh folder).
+Prints a table per N and the targets, met or not; writes everything as JSON. Nothing here is
+asserted by a test except the structure and facts (tests/test_bench.py), never a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: bench/run.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import hugo, synthetic
+
+ROOT = Path(__file__).resolve().parents[1]
+QUERIES = ROOT / "tests" / "relevance" / "queries.yaml"
+BASE_URL = "http://localhost:8000/"
+GIB = 1024**3
+STAGES = ("crawl", "history", "parse", "validate", "score", "gather", "render", "emit", "search")
+
+
+# -- measuring a child process ----------------------------------------------------------------
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of a process and all its descendants, read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    stat = handle.read()
+                parents[int(entry)] = int(stat[stat.rindex(b")") + 2 :].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    tree, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent and pid not in tree:
+                tree.add(pid)
+                frontier.append(pid)
+    total = 0
+    page = os.sysconf("SC_PAGE_SIZE")
+    for pid in tree:
+        try:
+            with open(f"/proc/{pid}/statm") as handle:
+                total += int(handle.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def measure(command: list[str], cwd: Path = ROOT, sample_seconds: float = 0.25) -> dict:
+    """Run a command; its wall time, exit code, output, peak RSS of its largest process (exact, from
+    wait4) and the peak of its whole process tree (sampled from /proc)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=err)
+        peak_tree = 0
+        done = threading.Event()
+
+        def sample() -> None:
+            nonlocal peak_tree
+            while not done.wait(sample_seconds):
+                peak_tree = max(peak_tree, _tree_rss(process.pid))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        done.set()
+        sampler.join()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    max_rss = usage.ru_maxrss * 1024
+    return {
+        "seconds": round(seconds, 3),
+        "exit_code": process.returncode,
+        "peak_rss_bytes": max_rss,
+        "peak_tree_rss_bytes": max(peak_tree, max_rss),
+        "user_seconds": round(usage.ru_utime, 3),
+        "system_seconds": round(usage.ru_stime, 3),
+        "stdout": stdout,
+        "stderr": stderr,
+    }
+
+
+def _checked(result: dict, what: str) -> dict:
+    if result["exit_code"] != 0:
+        raise RuntimeError(f"{what} failed (exit {result['exit_code']}):\n{result['stderr'][-4000:]}")
+    return result
+
+
+# -- one build --------------------------------------------------------------------------------
+
+
+def clear_state(out: Path) -> None:
+    """Make the next build cold: no site, no search cache, no incremental state beside it."""
+    from registry.build import search_cache
+
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(search_cache(out), ignore_errors=True)
+    for leftover in out.parent.glob(f".{out.name}.*"):
+        if leftover.is_dir():
+            shutil.rmtree(leftover, ignore_errors=True)
+        else:
+            leftover.unlink(missing_ok=True)
+
+
+def run_build(source: Path, out: Path, work: Path, label: str, jobs: int | None) -> dict:
+    report, stats = work / f"{label}-report.json", work / f"{label}-stats.json"
+    command = [sys.executable, "-m", "bench.one_build", "--source", str(source), "--out", str(out)]
+    command += ["--report", str(report), "--json", str(stats)]
+    if jobs is not None:
+        command += ["--jobs", str(jobs)]
+    result = _checked(measure(command), f"build ({label})")
+    data = json.loads(report.read_text())
+    extra = json.loads(stats.read_text())
+    return {
+        "seconds": result["seconds"],
+        "build_seconds": extra["build_seconds"],
+        "peak_rss_bytes": result["peak_rss_bytes"],
+        "peak_tree_rss_bytes": result["peak_tree_rss_bytes"],
+        "cpu_seconds": round(result["user_seconds"] + result["system_seconds"], 3),
+        "stages": data["timings_seconds"],
+        "counts": data["counts"],
+        "search": {k: extra[k] for k in ("whoosh_seconds", "whoosh_indexed", "whoosh_unchanged", "pagefind_seconds")},
+        "jobs": extra["jobs"],
+    }
+
+
+def output_size(out: Path) -> dict:
+    total = files = 0
+    for folder, _, names in os.walk(out):
+        for name in names:
+            files += 1
+            total += os.lstat(os.path.join(folder, name)).st_size
+    return {"bytes": total, "files": files}
+
+
+def _shard_files(index: object, out: Path) -> list[Path]:
+    """Files that index.json points to, when it is a manifest of shards (any list of .json paths or URLs)."""
+    found: list[Path] = []
+    if not isinstance(index, dict):
+        return found
+    for value in index.values():
+        items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+        for item in items:
+            if isinstance(item, dict):
+                item = item.get("path") or item.get("url") or item.get("href")
+            if isinstance(item, str) and item.endswith(".json") and not item.endswith("schema.json"):
+                relative = item.removeprefix(BASE_URL).lstrip("/")
+                if (out / relative).is_file() and (out / relative).name != "index.json":
+                    found.append(out / relative)
+    return sorted(set(found))
+
+
+def index_json_size(out: Path) -> dict:
+    data = (out / "index.json").read_bytes()
+    shards = _shard_files(json.loads(data), out)
+    shard_bytes = [path.read_bytes() for path in shards]
+    return {
+        "raw_bytes": len(data),
+        "gzip_bytes": len(gzip.compress(data, compresslevel=6, mtime=0)),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "shards": len(shards),
+        "shards_raw_bytes": sum(map(len, shard_bytes)),
+        "shards_gzip_bytes": sum(len(gzip.compress(b, compresslevel=6, mtime=0)) for b in shard_bytes),
+    }
+
+
+def change_one_skill(repo: Path, skills_paths: list[str]) -> str:
+    """Edit one skill's body, bump its version (when it has one) and commit; return the skill's path."""
+    env = synthetic.git_env(repo)
+    chosen = None
+    for path in skills_paths:
+        text = (repo / path / "SKILL.md").read_text(encoding="utf-8")
+        if re.search(r"^version:\s*\d+\.\d+\.\d+\s*$", text, re.M):
+            chosen = path
+            break
+    chosen = chosen or skills_paths[0]
+    skill_md = repo / chosen / "SKILL.md"
+    text = skill_md.read_text(encoding="utf-8")
+    text = re.sub(
+        r"^(version:\s*)(\d+)\.(\d+)\.(\d+)\s*$",
+        lambda m: f"{m.group(1)}{m.group(2)}.{m.group(3)}.{int(m.group(4)) + 1}",
+        text,
+        count=1,
+        flags=re.M,
+    )
+    skill_md.write_text(text + "\n## Changelog\n\nClarified the steps after a benchmark edit.\n", encoding="utf-8")
+    when = str(synthetic.EPOCH + 400 * synthetic.DAY)
+    env.update(
+        GIT_AUTHOR_NAME="Bench Editor", GIT_AUTHOR_EMAIL="editor@bench.example", GIT_AUTHOR_DATE=f"{when} +0000",
+        GIT_COMMITTER_NAME="Bench Editor", GIT_COMMITTER_EMAIL="editor@bench.example",
+        GIT_COMMITTER_DATE=f"{when} +0000",
+    )  # fmt: skip
+    subprocess.run(["git", "add", "--", chosen], cwd=repo, env=env, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", f"Edit {chosen}", "--", chosen], cwd=repo, env=env, check=True)
+    return chosen
+
+
+def query_latency(out: Path) -> dict:
+    from registry.build import search_cache
+
+    command = [sys.executable, "-m", "bench.query_latency", str(search_cache(out) / "whoosh"), str(QUERIES)]
+    result = _checked(measure(command), "query latency")
+    data = json.loads(result["stdout"])
+    data["process_seconds"] = result["seconds"]
+    data["peak_rss_bytes"] = result["peak_rss_bytes"]
+    return data
+
+
+def hugo_build(site: Path, destination: Path) -> dict:
+    shutil.rmtree(destination, ignore_errors=True)
+    command = ["hugo", "--quiet", "--source", str(site), "--destination", str(destination), "--ignoreCache"]
+    result = _checked(measure(command), "hugo")
+    return {
+        "seconds": result["seconds"],
+        "peak_rss_bytes": result["peak_rss_bytes"],
+        "peak_tree_rss_bytes": result["peak_tree_rss_bytes"],
+        "cpu_seconds": round(result["user_seconds"] + result["system_seconds"], 3),
+        "pages": hugo.count_pages(destination),
+        "output": output_size(destination),
+    }
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def bench_size(n: int, work: Path, seed: int, runs: int, jobs: int | None, log=print) -> dict:
+    folder = work / f"n{n}"
+    folder.mkdir(parents=True, exist_ok=True)
+    repo, out = folder / "repo", folder / "site"
+    started = time.perf_counter()
+    info = synthetic.ensure(repo, n, seed)
+    generation_seconds = time.perf_counter() - started
+    source = Path(info["source"])
+    log(f"[N={n}] repository {'reused' if info['reused'] else 'generated'} in {generation_seconds:.1f} s")
+    pages = hugo.write_site(source, folder / "hugo")
+
+    colds, hugos = [], []
+    for run in range(runs):  # ours then Hugo's, interleaved, so both see the same machine
+        clear_state(out)
+        colds.append(run_build(source, out, folder, f"cold{run}", jobs))
+        log(f"[N={n}] cold build {colds[-1]['seconds']:.2f} s")
+        hugos.append(hugo_build(folder / "hugo", folder / "hugo-public"))
+        log(f"[N={n}] hugo {hugos[-1]['seconds']:.2f} s")
+    index_cold = index_json_size(out)
+    size = output_size(out)
+    noop = run_build(source, out, folder, "noop", jobs)
+    index_noop = index_json_size(out)
+    log(f"[N={n}] no-op rebuild {noop['seconds']:.2f} s")
+    latency = query_latency(out)
+    log(f"[N={n}] query p50 {latency['p50_ms']} ms, p95 {latency['p95_ms']} ms")
+    changed_path = change_one_skill(repo, info["skills_paths"])
+    changed = run_build(source, out, folder, "changed", jobs)
+    log(f"[N={n}] one skill changed {changed['seconds']:.2f} s")
+    subprocess.run(["git", "reset", "-q", "--hard", info["head"]], cwd=repo, env=synthetic.git_env(repo), check=True)
+
+    cold_seconds = _median([c["seconds"] for c in colds])
+    hugo_seconds = _median([h["seconds"] for h in hugos])
+    cold = min(colds, key=lambda c: abs(c["seconds"] - cold_seconds))
+    generated = {k: v for k, v in info.items() if k != "skills_paths"}
+    generated["seconds"] = round(generation_seconds, 2)
+    return {
+        "skills": n,
+        "generated": generated,
+        "hugo_pages_written": pages,
+        "cold": cold,
+        "cold_runs": [c["seconds"] for c in colds],
+        "noop": noop,
+        "changed": changed,
+        "changed_skill": changed_path,
+        "output": size,
+        "index_json": index_cold,
+        "index_json_same_after_noop": index_cold["sha256"] == index_noop["sha256"],
+        "search_indexing": {
+            "whoosh_seconds": cold["search"]["whoosh_seconds"],
+            "pagefind_seconds": cold["search"]["pagefind_seconds"],
+            "search_stage_seconds": cold["stages"].get("search"),
+        },
+        "query_latency": latency,
+        "hugo": min(hugos, key=lambda h: abs(h["seconds"] - hugo_seconds)),
+        "hugo_runs": [h["seconds"] for h in hugos],
+        "ratio_cold_vs_hugo": round(cold_seconds / hugo_seconds, 3) if hugo_seconds else None,
+    }
+
+
+# -- targets and printing ---------------------------------------------------------------------
+
+TARGETS = (
+    ("cold build of 10,000 no slower than Hugo (ratio <= 1.0)", 10000, lambda r: r["ratio_cold_vs_hugo"], 1.0, ""),
+    ("no-op rebuild at 10,000 under 1 s", 10000, lambda r: r["noop"]["seconds"], 1.0, " s"),
+    ("one skill changed at 10,000 under 2 s", 10000, lambda r: r["changed"]["seconds"], 2.0, " s"),
+    (
+        "peak memory at 50,000 under 1 GiB",
+        50000,
+        lambda r: max(r["cold"]["peak_tree_rss_bytes"], r["noop"]["peak_tree_rss_bytes"]) / GIB,
+        1.0,
+        " GiB",
+    ),
+    ("CLI search at 10,000 p95 under 20 ms", 10000, lambda r: r["query_latency"]["p95_ms"], 20.0, " ms"),
+)
+
+
+def targets(results: dict[int, dict]) -> list[dict]:
+    verdicts = []
+    for text, n, value, limit, unit in TARGETS:
+        if n in results:
+            measured = round(value(results[n]), 3)
+            met = measured <= limit if "ratio" in text else measured < limit
+            verdicts.append({"target": text, "skills": n, "measured": measured, "unit": unit.strip(), "met": met})
+        else:
+            verdicts.append({"target": text, "skills": n, "measured": None, "unit": unit.strip(), "met": None})
+    return verdicts
+
+
+def _mb(value: int) -> str:
+    return f"{value / 1024**2:.1f} MB" if value >= 1024**2 else f"{value / 1024:.1f} KB"
+
+
+def format_table(r: dict) -> str:
+    cold, noop, changed, idx, lat, hugo_run = (
+        r["cold"], r["noop"], r["changed"], r["index_json"], r["query_latency"], r["hugo"],
+    )  # fmt: skip
+    counts = cold["counts"]
+    rows = [
+        ("skills generated", f"{r['skills']} ({r['generated']['publishers']} publishers, "
+         f"{r['generated']['commits']} commits, {r['generated']['version_bumps']} version bumps) "
+         f"in {r['generated']['seconds']} s"),
+        ("published / left out", f"{counts['published']} / {counts['left_out']} "
+         f"({counts['warnings']} warnings, {counts['errors']} errors)"),
+        ("cold build", f"{cold['seconds']:.2f} s (build() {cold['build_seconds']:.2f} s, "
+         f"runs {', '.join(f'{s:.2f}' for s in r['cold_runs'])})"),
+        ("no-op rebuild", f"{noop['seconds']:.2f} s (build() {noop['build_seconds']:.2f} s, "
+         f"Whoosh re-indexed {noop['search']['whoosh_indexed']})"),
+        ("one skill changed", f"{changed['seconds']:.2f} s (build() {changed['build_seconds']:.2f} s, "
+         f"Whoosh re-indexed {changed['search']['whoosh_indexed']})"),
+        ("peak RSS cold", f"{_mb(cold['peak_rss_bytes'])} largest process, {_mb(cold['peak_tree_rss_bytes'])} tree"),
+        ("peak RSS no-op / changed", f"{_mb(noop['peak_tree_rss_bytes'])} / {_mb(changed['peak_tree_rss_bytes'])}"),
+        ("output size", f"{_mb(r['output']['bytes'])} in {r['output']['files']} files"),
+        ("index.json", f"{_mb(idx['raw_bytes'])} raw, {_mb(idx['gzip_bytes'])} gzipped"
+         + (f"; {idx['shards']} shards {_mb(idx['shards_raw_bytes'])} raw, {_mb(idx['shards_gzip_bytes'])} gzipped"
+            if idx["shards"] else "")
+         + ("; same bytes after no-op" if r["index_json_same_after_noop"] else "; CHANGED after no-op")),
+        ("search indexing", f"Whoosh {r['search_indexing']['whoosh_seconds']} s, "
+         f"Pagefind {r['search_indexing']['pagefind_seconds']} s (search stage "
+         f"{r['search_indexing']['search_stage_seconds']} s)"),
+        ("CLI query latency", f"p50 {lat['p50_ms']} ms, p95 {lat['p95_ms']} ms over {lat['queries']} queries "
+         f"(first query {lat['first_query_ms']} ms)"),
+        ("stages (cold)", ", ".join(f"{k} {v:.2f}" for k, v in cold["stages"].items())),
+        ("stages (no-op)", ", ".join(f"{k} {v:.2f}" for k, v in noop["stages"].items())),
+        ("stages (changed)", ", ".join(f"{k} {v:.2f}" for k, v in changed["stages"].items())),
+        ("Hugo cold build", f"{hugo_run['seconds']:.2f} s, peak RSS {_mb(hugo_run['peak_rss_bytes'])}, "
+         f"{hugo_run['pages']} skill pages, {_mb(hugo_run['output']['bytes'])} in {hugo_run['output']['files']} files"),
+        ("ours / Hugo (cold)", f"{r['ratio_cold_vs_hugo']}"),
+    ]  # fmt: skip
+    width = max(len(label) for label, _ in rows)
+    return "\n".join([f"N = {r['skills']}"] + [f"  {label:<{width}}  {value}" for label, value in rows])
+
+
+def format_targets(verdicts: list[dict]) -> str:
+    lines = ["Targets"]
+    for v in verdicts:
+        state = "not measured" if v["met"] is None else "met" if v["met"] else "NOT MET"
+        value = "" if v["measured"] is None else f" (measured {v['measured']}{(' ' + v['unit']) if v['unit'] else ''})"
+        lines.append(f"  [{state}] {v['target']}{value}")
+    return "\n".join(lines)
+
+
+def machine() -> dict:
+    def version(command: list[str]) -> str | None:
+        try:
+            return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+        except (OSError, subprocess.CalledProcessError):
+            return None
+
+    return {
+        "cpus": os.cpu_count(),
+        "memory_bytes": os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "hugo": version(["hugo", "version"]),
+        "git": version(["git", "--version"]),
+        "registry_commit": version(["git", "-C", str(ROOT), "rev-parse", "HEAD"]),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Benchmark the build on synthetic registries, against Hugo.")
+    parser.add_argument("--sizes", default="1000,10000,50000", help="comma-separated numbers of skills")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=1, help="cold builds (ours and Hugo's) per size; medians kept")
+    parser.add_argument("--jobs", type=int, help="worker processes for the build, when it supports --jobs")
+    parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument("--keep", type=Path, help="work folder kept between runs (generated repositories reused)")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    work = args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="skill-registry-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    results: dict[int, dict] = {}
+    document = {"machine": machine(), "seed": args.seed, "runs": args.runs, "sizes": {}, "targets": []}
+    try:
+        for n in sizes:
+            results[n] = bench_size(n, work, args.seed, args.runs, args.jobs, log=lambda m: print(m, flush=True))
+            print(format_table(results[n]), flush=True)
+            document["sizes"][str(n)] = results[n]
+            document["targets"] = targets(results)
+            if args.json:  # written after every size, so a long run leaves what it measured
+                args.json.write_text(json.dumps(document, indent=2) + "\n")
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    print(format_targets(targets(results)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
