@@ -95,6 +95,9 @@ def _walk(
         if entry.is_symlink():
             if owner is not None:
                 _add_symlink(entry, path, owner, directory)
+            elif _points_at_directory(entry):
+                # A linked folder is never crawled: it could bring in skills from anywhere on disk.
+                findings.append(rules.SYMLINK_DIRECTORY.at(path, name=path))
             continue
         if entry.is_dir(follow_symlinks=False):
             if name in SKIPPED_DIRS:
@@ -141,13 +144,27 @@ def _kind(entry: os.DirEntry) -> str:
     return "device file"
 
 
+def _points_at_directory(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=True)
+    except OSError:
+        return False
+
+
+def _inside(target: Path, folder: Path) -> bool:
+    """True when target lies in folder and not in a folder the crawl skips (.git holds credentials)."""
+    if not target.is_relative_to(folder):
+        return False
+    return not any(part in SKIPPED_DIRS for part in target.relative_to(folder).parts)
+
+
 def _symlinked_skill_md(entry: os.DirEntry, directory: Path) -> str:
     """'file' when the link resolves to a regular file inside its own folder, else why not."""
     try:
         target = Path(entry.path).resolve(strict=True)
     except (OSError, RuntimeError):
         return "broken"
-    if not target.is_relative_to(directory.resolve()):
+    if not _inside(target, directory.resolve()):
         return "outside"
     return "file" if target.is_file() else "link to a non-file"
 
@@ -160,7 +177,7 @@ def _add_symlink(entry: os.DirEntry, path: str, owner: _Pending, directory: Path
         owner.findings.append(rules.SYMLINK_BROKEN.at(path, name=relative))
         return
     skill_root = owner.folder.resolve()
-    if not target.is_relative_to(skill_root):
+    if not _inside(target, skill_root):
         owner.findings.append(rules.SYMLINK_ESCAPES.at(path, name=relative))
         return
     if target.is_dir():
