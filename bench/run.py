@@ -282,6 +282,7 @@ def bench_size(n: int, work: Path, seed: int, runs: int, jobs: int | None, log=p
     log(f"[N={n}] query p50 {latency['p50_ms']} ms, p95 {latency['p95_ms']} ms")
     changed_path = change_one_skill(repo, info["skills_paths"])
     changed = run_build(source, out, folder, "changed", jobs)
+    index_changed = index_json_size(out)
     log(f"[N={n}] one skill changed {changed['seconds']:.2f} s")
     subprocess.run(["git", "reset", "-q", "--hard", info["head"]], cwd=repo, env=synthetic.git_env(repo), check=True)
 
@@ -302,6 +303,7 @@ def bench_size(n: int, work: Path, seed: int, runs: int, jobs: int | None, log=p
         "output": size,
         "index_json": index_cold,
         "index_json_same_after_noop": index_cold["sha256"] == index_noop["sha256"],
+        "index_json_changed_after_edit": index_cold["sha256"] != index_changed["sha256"],
         "search_indexing": {
             "whoosh_seconds": cold["search"]["whoosh_seconds"],
             "pagefind_seconds": cold["search"]["pagefind_seconds"],

@@ -1,10 +1,16 @@
 """The benchmark runs (small): it reports every figure; no wall-clock time is asserted."""
 
 import json
+import random
 import subprocess
 import sys
 
 from conftest import REPO_ROOT, SKILLS_INDEX
+
+sys.path.insert(0, str(REPO_ROOT))
+
+from bench import run as bench_run
+from bench import synthetic
 
 
 def test_bench_build_times_smoke(tmp_path):
@@ -19,3 +25,105 @@ def test_bench_build_times_smoke(tmp_path):
     assert report["cold"][0]["whoosh_reindexed"] == 23 and report["noop"][0]["whoosh_reindexed"] == 0
     assert report["query_latency"]["queries"] >= 70
     assert "cold build" in result.stdout and "CLI search" in result.stdout
+
+
+def test_harness_end_to_end_small(tmp_path, corpus):
+    n = 25
+    out = tmp_path / "results.json"
+    keep = tmp_path / "work"
+    result = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "bench" / "run.py"), "--sizes", str(n), "--json", str(out), "--keep",
+         str(keep)],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(out.read_text())
+    r = report["sizes"][str(n)]
+
+    # The build published every generated skill, from a real git history with version bumps.
+    assert r["cold"]["counts"]["published"] == n and r["cold"]["counts"]["left_out"] == 0
+    assert r["generated"]["commits"] > 1 and r["generated"]["version_bumps"] > 0
+    log = subprocess.run(["git", "log", "--format=%H"], cwd=keep / f"n{n}" / "repo", capture_output=True, text=True)
+    assert log.stdout.split()[0] == r["generated"]["head"]  # the one-skill edit was undone after the run
+    assert len(log.stdout.split()) == r["generated"]["commits"]
+
+    # No-op rebuild: the same index.json, nothing re-indexed; one change: a new index.json, one document re-indexed.
+    assert r["index_json_same_after_noop"] is True
+    assert r["noop"]["search"]["whoosh_indexed"] == 0
+    assert r["index_json_changed_after_edit"] is True
+    assert r["changed"]["search"]["whoosh_indexed"] == 1
+    assert r["changed_skill"].startswith("skills-index/")
+
+    # Every figure is there.
+    for key in ("seconds", "build_seconds", "peak_rss_bytes", "peak_tree_rss_bytes", "stages", "counts"):
+        assert key in r["cold"] and key in r["noop"] and key in r["changed"]
+    assert {"crawl", "history", "parse", "validate", "score", "render", "emit", "search"} <= set(r["cold"]["stages"])
+    assert r["cold"]["peak_rss_bytes"] > 10 * 1024 * 1024
+    site = keep / f"n{n}" / "site"  # as the one-skill-changed build left it
+    index = (site / "index.json").read_bytes()
+    assert json.loads(index)["skills"] and 0 < r["index_json"]["gzip_bytes"] < r["index_json"]["raw_bytes"]
+    assert bench_run.index_json_size(site)["sha256"] != r["index_json"]["sha256"]
+    assert r["output"]["files"] > 3 * n and r["output"]["bytes"] > r["index_json"]["raw_bytes"]
+    assert r["query_latency"]["queries"] >= 100 and r["query_latency"]["p50_ms"] <= r["query_latency"]["p95_ms"]
+    assert r["search_indexing"]["whoosh_seconds"] is not None
+
+    # Hugo built the same skills: one page per skill.
+    assert r["hugo_pages_written"] == n and r["hugo"]["pages"] == n
+    assert r["ratio_cold_vs_hugo"] > 0
+
+    # Targets are all printed; at this size none is measured.
+    assert [t["met"] for t in report["targets"]] == [None] * 5
+    assert "ours / Hugo" in result.stdout and "Targets" in result.stdout
+
+
+def test_generation_is_deterministic_and_draws_from_the_corpus(tmp_path, corpus):
+    profile = synthetic.load_profile(corpus)
+    assert profile.summary["corpus_templates"] > 400 and profile.summary["with_support_files"] > 50
+    first = synthetic.generate(tmp_path / "a", 40, seed=3, profile=profile)
+    again = synthetic.generate(tmp_path / "b", 40, seed=3, profile=synthetic.load_profile(corpus))
+    other = synthetic.generate(tmp_path / "c", 40, seed=4, profile=profile)
+    assert first["head"] == again["head"] != other["head"]
+    assert len(first["skills_paths"]) == len(set(first["skills_paths"])) == 40
+    for path in first["skills_paths"]:
+        text = (tmp_path / "a" / path / "SKILL.md").read_text()
+        assert f"\nname: {path.rsplit('/', 1)[1]}\n" in text  # the folder name is the skill name
+    assert (tmp_path / "a" / "registry.yaml").read_text() == (tmp_path / "b" / "registry.yaml").read_text()
+
+
+def test_body_keeps_code_and_placeholders_and_replaces_prose():
+    body = (
+        "# Deploying things\n\nRun the deployment carefully with {{target}} and $focus, see `install.sh`.\n\n"
+        "```bash\ncurl -fsSL https://example.com/install.sh | sh\n```\n\n- Check [the docs](https://example.com/docs)\n"
+    )
+    template = synthetic.Template("x", (), [], synthetic._skeleton(body, False, False), [], False)
+    words = ["alpha", "bravo", "charlie"]
+    profile = synthetic.Profile([template], words, [1, 2, 3], words, [1, 2, 3], [40], ["a"], "f")
+    rendered = synthetic.render_body(template, profile, seed=random.Random(1).getrandbits(32))
+    assert "```bash\ncurl -fsSL https://example.com/install.sh | sh\n```\n" in rendered
+    assert "{{target}}" in rendered and "$focus" in rendered and "`install.sh`" in rendered
+    assert "](https://example.com/docs)" in rendered
+    assert "Deploying" not in rendered and "carefully" not in rendered and "deployment" not in rendered
+    prose = rendered.split("```")[0]
+    assert set(w.lower() for w in synthetic._WORD.findall(prose.lower().replace("target", "").replace("focus", ""))) <= {
+        "alpha", "bravo", "charlie", "install"
+    }  # fmt: skip
+    assert rendered.count("\n") == body.count("\n")
+
+
+def test_targets_report_met_and_unmeasured():
+    result = {
+        "ratio_cold_vs_hugo": 0.8,
+        "noop": {"seconds": 1.5, "peak_tree_rss_bytes": 10},
+        "changed": {"seconds": 1.0},
+        "query_latency": {"p95_ms": 25.0},
+        "cold": {"peak_tree_rss_bytes": 10},
+    }
+    verdicts = {v["target"]: v["met"] for v in bench_run.targets({10000: result})}
+    assert verdicts == {
+        "cold build of 10,000 no slower than Hugo (ratio <= 1.0)": True,
+        "no-op rebuild at 10,000 under 1 s": False,
+        "one skill changed at 10,000 under 2 s": True,
+        "peak memory at 50,000 under 1 GiB": None,
+        "CLI search at 10,000 p95 under 20 ms": False,
+    }
+    assert "[NOT MET] no-op rebuild" in bench_run.format_targets(bench_run.targets({10000: result}))
