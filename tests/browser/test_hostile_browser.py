@@ -122,7 +122,7 @@ def test_hostile_pages_run_no_script(site, open_page, csp):
         if page.url != base + path:
             wrong.append(f"navigated to {page.url}")
         wrong += problems + dom_constructs(page)
-        if "pwned" not in text and path != "no-such-page/":
+        if "pwned" not in text and path not in ("no-such-page/", "skills/mallory/pipe-to-shell/"):
             wrong.append("no payload text on the page: the test would prove nothing")
         skill = re.fullmatch(r"skills/(.+)/", path)
         for shown in SHOWN.get(skill.group(1) if skill else "", []):
