@@ -17,6 +17,7 @@ class Limits:
     frontmatter_bytes: int = 64 * 1024
     yaml_depth: int = 32
     yaml_nodes: int = 20_000  # after alias expansion: defeats "billion laughs"
+    yaml_aliases: int = 100  # alias uses (*name) in one frontmatter; real skills use a handful at most
     file_bytes: int = 10 * 1024 * 1024
     files_per_skill: int = 1000  # the `skills` CLI refuses archives with more
     skill_bytes: int = 50 * 1024 * 1024  # the `skills` CLI's unpacked-size limit
