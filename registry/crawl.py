@@ -43,8 +43,11 @@ def crawl(source: Path, limits: Limits) -> CrawlResult:
     _walk(root, root, "", None, pending, findings, limits, depth=0)
     locations: list[SkillLocation] = []
     taken: set[str] = set()
+    # A suffixed id never takes the natural id of another folder: adding a folder whose address
+    # collides with one skill must not move a third skill ("a-2") to a new address.
+    natural = {_make_id(item.rel_folder, root) for item in pending}
     for item in sorted(pending, key=lambda p: p.rel_folder):
-        location, item_findings = _finish(item, root, limits, taken)
+        location, item_findings = _finish(item, root, limits, taken, natural)
         findings += item_findings
         if location is not None:
             locations.append(location)
@@ -103,7 +106,7 @@ def _walk(
             if name in SKIPPED_DIRS:
                 continue
             if depth + 1 > limits.crawl_depth:
-                findings.append(rules.TOO_DEEP.at(path, name=path, limit=limits.crawl_depth))
+                findings.append(rules.TOO_DEEP.at(path, name=path, actual=depth + 1, limit=limits.crawl_depth))
                 continue
             _walk(root, Path(entry.path), path, owner, pending, findings, limits, depth + 1)
             continue
@@ -203,23 +206,35 @@ def _unsafe_reason(relative: str) -> str | None:
     return None
 
 
-def _finish(item: _Pending, root: Path, limits: Limits, taken: set[str]) -> tuple[SkillLocation | None, list[Finding]]:
+def _finish(
+    item: _Pending, root: Path, limits: Limits, taken: set[str], natural: set[str]
+) -> tuple[SkillLocation | None, list[Finding]]:
     findings = list(item.findings)
     prefix = "" if item.rel_folder == "." else item.rel_folder + "/"
     skill_md_rel = item.skill_md
     if skill_md_rel != "SKILL.md":
         findings.append(rules.SKILL_MD_CASING.at(prefix + skill_md_rel, name=skill_md_rel))
 
+    # Both skill-wide limits are checked before any file is opened: a skill with 100,000 files or
+    # gigabytes of data costs one directory listing and one lstat per file, and is left out whole
+    # (a partial skill would be published with files missing).
+    if len(item.files) > limits.files_per_skill:
+        findings.append(
+            rules.TOO_MANY_FILES.at(prefix + skill_md_rel, actual=len(item.files), limit=limits.files_per_skill)
+        )
+        return None, findings
+    planned = _planned_size(item.files, skill_md_rel, limits)
+    if planned > limits.skill_bytes:
+        findings.append(rules.SKILL_TOO_LARGE.at(prefix + skill_md_rel, actual=planned, limit=limits.skill_bytes))
+        return None, findings
+
     files: list[SkillFile] = []
     total = 0
     skill_md_file: SkillFile | None = None
     ordered = sorted(item.files, key=lambda f: (f[0] != skill_md_rel, f[0]))
-    for count, (relative, real_path, linked) in enumerate(ordered):
+    for relative, real_path, linked in ordered:
         shown = prefix + relative
         is_skill_md = relative == skill_md_rel
-        if count >= limits.files_per_skill:
-            findings.append(rules.TOO_MANY_FILES.at(prefix + skill_md_rel, limit=limits.files_per_skill))
-            break
         reason = _unsafe_reason(relative)
         if reason is not None:
             findings.append(rules.UNSAFE_FILE_NAME.at(_printable(shown), name=_printable(relative), reason=reason))
@@ -248,13 +263,14 @@ def _finish(item: _Pending, root: Path, limits: Limits, taken: set[str]) -> tupl
         total += size
     if skill_md_file is None:
         return None, findings
-    if total > limits.skill_bytes:
+    if total > limits.skill_bytes:  # files grew after they were listed
         findings.append(rules.SKILL_TOO_LARGE.at(prefix + skill_md_rel, actual=total, limit=limits.skill_bytes))
+        return None, findings
 
     wanted = _make_id(item.rel_folder, root)
     skill_id = wanted
     suffix = 2
-    while skill_id in taken:
+    while skill_id in taken or (skill_id != wanted and skill_id in natural):
         skill_id = f"{wanted}-{suffix}"
         suffix += 1
     if skill_id != wanted:
@@ -262,6 +278,22 @@ def _finish(item: _Pending, root: Path, limits: Limits, taken: set[str]) -> tupl
     taken.add(skill_id)
     location = SkillLocation(skill_id, item.folder, item.rel_folder, item.skill_md, tuple(files))
     return location, findings
+
+
+def _planned_size(entries: list[tuple[str, Path, bool]], skill_md_rel: str, limits: Limits) -> int:
+    """The bytes the skill would publish, from lstat alone: files refused one by one do not count."""
+    total = 0
+    for relative, real_path, _linked in entries:
+        if _unsafe_reason(relative) is not None:
+            continue
+        limit = max(limits.skill_md_bytes, limits.file_bytes) if relative == skill_md_rel else limits.file_bytes
+        try:
+            info = os.lstat(real_path)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode) and info.st_size <= limit:
+            total += info.st_size
+    return total
 
 
 def _printable(text: str) -> str:

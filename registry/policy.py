@@ -27,6 +27,28 @@ POLICY_FILE = "registry.yaml"
 
 _LOGIN = {"type": "string", "pattern": "^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$"}
 _SLUG = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_.-]*$"}
+
+LIMIT_MEANINGS = {
+    "skill_md_bytes": ("Bytes in one SKILL.md", "P018"),
+    "frontmatter_bytes": ("Bytes in the frontmatter", "P017"),
+    "yaml_depth": ("Nesting depth of the frontmatter YAML", "P014"),
+    "yaml_nodes": ("YAML nodes in the frontmatter, counted after alias expansion", "P014"),
+    "yaml_aliases": ("Alias uses (`*name`) in the frontmatter", "P014"),
+    "file_bytes": ("Bytes in one published file; a larger file is not published", "L004"),
+    "files_per_skill": ("Files in one skill; a skill with more is left out", "L005"),
+    "skill_bytes": ("Bytes in all of one skill's files; a larger skill is left out", "L006"),
+    "crawl_depth": ("Folder levels below the source the crawler descends", "L014"),
+    "skill_md_lines": ("Lines in SKILL.md before a warning", "S017"),
+    "skill_seconds": ("Seconds to read, validate and score one skill; a slower skill is left out", None),
+}
+
+
+def _limit_meaning(limit: dataclasses.Field) -> str:
+    meaning, code = LIMIT_MEANINGS.get(limit.name, ("", None))
+    finding = f"; finding `{code}`" if code else ""
+    return f"{meaning} (default {limit.default:,}{finding})."
+
+
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "registry.yaml",
@@ -108,7 +130,11 @@ SCHEMA: dict[str, Any] = {
         },
         "limits": {
             "type": "object", "additionalProperties": False,
-            "properties": {f.name: {"type": "integer", "minimum": 1} for f in dataclasses.fields(Limits)},
+            "description": "Bounds on untrusted input; exceeding one is a finding that names the limit and the value.",
+            "properties": {
+                f.name: {"type": "integer", "minimum": 1, "description": _limit_meaning(f)}
+                for f in dataclasses.fields(Limits)
+            },
         },
     },
 }  # fmt: skip

@@ -148,7 +148,7 @@ TOO_MANY_LINES = Rule(
     "S017",
     W,
     "SKILL.md too long",
-    "SKILL.md has {lines} lines; the specification recommends under {limit}",
+    "SKILL.md has {lines} lines; the specification recommends under {limit} (limits.skill_md_lines)",
     "Move detail into references/ files and link them from the body (progressive disclosure).",
     "A 3,500-line SKILL.md.",
 )

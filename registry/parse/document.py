@@ -112,10 +112,14 @@ def read_document(data: bytes, path: str, limits: Limits) -> Document:
         return Document(text, None, frontmatter_text, body, body_line, findings=findings)
 
     try:
-        loaded = safe_yaml.load(frontmatter_text, limits.yaml_depth, limits.yaml_nodes)
+        loaded = safe_yaml.load(frontmatter_text, limits.yaml_depth, limits.yaml_nodes, limits.yaml_aliases)
     except safe_yaml.YamlLimitError as err:
         line = first_yaml_line + err.line if err.line is not None else first_yaml_line
-        findings.append(rules.YAML_LIMIT.at(path, line, None, what=err.what, limit=err.limit, actual=err.actual))
+        findings.append(
+            rules.YAML_LIMIT.at(
+                path, line, None, what=err.what, limit=err.limit, actual=err.actual, setting=err.setting
+            )
+        )
         return Document(text, None, frontmatter_text, body, body_line, findings=findings)
     except (yaml.YAMLError, RecursionError, ValueError, TypeError) as err:
         findings.append(_yaml_error_finding(err, frontmatter_text, path, first_yaml_line))

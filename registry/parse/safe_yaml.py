@@ -20,12 +20,13 @@ _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 
 
 class YamlLimitError(Exception):
-    def __init__(self, what: str, limit: int, actual: int, line: int | None):
+    def __init__(self, what: str, limit: int, actual: int, line: int | None, setting: str = ""):
         super().__init__(f"{what} exceeds the limit of {limit} (found {actual})")
         self.what = what
         self.limit = limit
         self.actual = actual
         self.line = line
+        self.setting = setting  # the registry.yaml `limits:` key that sets it
 
 
 @dataclass
@@ -64,10 +65,11 @@ class _TextLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         return mapping
 
 
-def check_bounds(text: str, max_depth: int, max_nodes: int) -> None:
+def check_bounds(text: str, max_depth: int, max_nodes: int, max_aliases: int = 100) -> None:
     """Walk the event stream once; raise YamlLimitError before anything is expanded."""
     depth = 0
     nodes = 0
+    aliases = 0
     anchor_sizes: dict[str, int] = {}
     open_collections: list[tuple[str | None, int]] = []
     for event in yaml.parse(text, Loader=_BaseLoader):
@@ -78,11 +80,14 @@ def check_bounds(text: str, max_depth: int, max_nodes: int) -> None:
                 anchor_sizes[event.anchor] = 1
         elif isinstance(event, yaml.AliasEvent):
             nodes += anchor_sizes.get(event.anchor, 1)
+            aliases += 1
+            if aliases > max_aliases:
+                raise YamlLimitError("YAML alias count", max_aliases, aliases, line, "yaml_aliases")
         elif isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             nodes += 1
             if depth > max_depth:
-                raise YamlLimitError("YAML nesting depth", max_depth, depth, line)
+                raise YamlLimitError("YAML nesting depth", max_depth, depth, line, "yaml_depth")
             open_collections.append((event.anchor, nodes))
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
@@ -90,12 +95,12 @@ def check_bounds(text: str, max_depth: int, max_nodes: int) -> None:
             if anchor:
                 anchor_sizes[anchor] = nodes - start + 1
         if nodes > max_nodes:
-            raise YamlLimitError("YAML node count (after alias expansion)", max_nodes, nodes, line)
+            raise YamlLimitError("YAML node count (after alias expansion)", max_nodes, nodes, line, "yaml_nodes")
 
 
-def load(text: str, max_depth: int = 32, max_nodes: int = 20_000) -> LoadedYaml:
+def load(text: str, max_depth: int = 32, max_nodes: int = 20_000, max_aliases: int = 100) -> LoadedYaml:
     """Load one YAML document. Raises yaml.YAMLError or YamlLimitError."""
-    check_bounds(text, max_depth, max_nodes)
+    check_bounds(text, max_depth, max_nodes, max_aliases)
     loader = _TextLoader(text)
     try:
         node = loader.get_single_node()

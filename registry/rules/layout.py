@@ -30,7 +30,7 @@ FILE_TOO_LARGE = Rule(
     "L004",
     W,
     "file too large",
-    "'{name}' is {actual} bytes, over the per-file limit of {limit}; it is not published",
+    "'{name}' is {actual} bytes, over the per-file limit of {limit} (limits.file_bytes); it is not published",
     "Keep large data out of the skill, or raise limits.file_bytes in registry.yaml.",
     "assets/dataset.csv of 300 MB",
 )
@@ -38,15 +38,15 @@ TOO_MANY_FILES = Rule(
     "L005",
     E,
     "too many files",
-    "the skill holds more than {limit} files; clients refuse archives that large",
-    "Remove generated or vendored files from the skill folder.",
+    "the skill holds {actual} files, over the limit of {limit} (limits.files_per_skill); it is left out",
+    "Remove generated or vendored files from the skill folder; clients refuse archives with more than 1000 files.",
     "A skill with a checked-in node_modules renamed to deps/.",
 )
 SKILL_TOO_LARGE = Rule(
     "L006",
     E,
     "skill too large",
-    "the skill's files add up to {actual} bytes, over the limit of {limit}",
+    "the skill's files add up to {actual} bytes, over the limit of {limit} (limits.skill_bytes); it is left out",
     "Remove large files; clients refuse to unpack more than 50 MiB.",
     "Several large binaries under assets/.",
 )
@@ -110,7 +110,7 @@ TOO_DEEP = Rule(
     "L014",
     W,
     "directory too deep",
-    "'{name}' is nested deeper than {limit} levels and was not crawled",
+    "'{name}' is nested {actual} levels deep, over the limit of {limit} (limits.crawl_depth); it was not crawled",
     "Move skills closer to the repository root.",
     "a/b/c/d/e/f/g/h/i/j/k/l/m/SKILL.md",
 )

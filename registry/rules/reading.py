@@ -78,7 +78,7 @@ YAML_LIMIT = Rule(
     "P014",
     E,
     "YAML exceeds a limit",
-    "frontmatter {what} exceeds the limit of {limit} (found {actual})",
+    "frontmatter {what} exceeds the limit of {limit} (found {actual}; limits.{setting})",
     "Simplify the frontmatter: no anchors/aliases that multiply content, no deep nesting.",
     "A 'billion laughs' alias bomb.",
 )
@@ -102,7 +102,7 @@ FRONTMATTER_TOO_LARGE = Rule(
     "P017",
     E,
     "frontmatter too large",
-    "frontmatter is {actual} bytes, over the limit of {limit}",
+    "frontmatter is {actual} bytes, over the limit of {limit} (limits.frontmatter_bytes)",
     "Move long text into the body or into references/.",
     "A frontmatter with a 200 KB embedded JSON blob.",
 )
@@ -110,7 +110,7 @@ SKILL_MD_TOO_LARGE = Rule(
     "P018",
     E,
     "SKILL.md too large",
-    "SKILL.md is {actual} bytes, over the limit of {limit}",
+    "SKILL.md is {actual} bytes, over the limit of {limit} (limits.skill_md_bytes)",
     "Split the content into files under references/ and link them from the body.",
     "A 5 MB SKILL.md with an embedded data dump.",
 )
