@@ -255,7 +255,9 @@ def _median(values: list[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def bench_size(n: int, work: Path, seed: int, runs: int, jobs: int | None, log=print) -> dict:
+def bench_size(
+    n: int, work: Path, seed: int, runs: int, jobs: int | None, skip: frozenset[str] = frozenset(), log=print
+) -> dict:
     folder = work / f"n{n}"
     folder.mkdir(parents=True, exist_ok=True)
     repo, out = folder / "repo", folder / "site"
@@ -271,23 +273,29 @@ def bench_size(n: int, work: Path, seed: int, runs: int, jobs: int | None, log=p
         clear_state(out)
         colds.append(run_build(source, out, folder, f"cold{run}", jobs))
         log(f"[N={n}] cold build {colds[-1]['seconds']:.2f} s")
-        hugos.append(hugo_build(folder / "hugo", folder / "hugo-public"))
-        log(f"[N={n}] hugo {hugos[-1]['seconds']:.2f} s")
+        if "hugo" not in skip:
+            hugos.append(hugo_build(folder / "hugo", folder / "hugo-public"))
+            log(f"[N={n}] hugo {hugos[-1]['seconds']:.2f} s")
     index_cold = index_json_size(out)
     size = output_size(out)
-    noop = run_build(source, out, folder, "noop", jobs)
-    index_noop = index_json_size(out)
-    log(f"[N={n}] no-op rebuild {noop['seconds']:.2f} s")
-    latency = query_latency(out)
-    log(f"[N={n}] query p50 {latency['p50_ms']} ms, p95 {latency['p95_ms']} ms")
-    changed_path = change_one_skill(repo, info["skills_paths"])
-    changed = run_build(source, out, folder, "changed", jobs)
-    index_changed = index_json_size(out)
-    log(f"[N={n}] one skill changed {changed['seconds']:.2f} s")
-    subprocess.run(["git", "reset", "-q", "--hard", info["head"]], cwd=repo, env=synthetic.git_env(repo), check=True)
+    noop = index_noop = latency = changed = index_changed = changed_path = None
+    if "noop" not in skip:
+        noop = run_build(source, out, folder, "noop", jobs)
+        index_noop = index_json_size(out)
+        log(f"[N={n}] no-op rebuild {noop['seconds']:.2f} s")
+    if "query" not in skip:
+        latency = query_latency(out)
+        log(f"[N={n}] query p50 {latency['p50_ms']} ms, p95 {latency['p95_ms']} ms")
+    if "changed" not in skip:
+        changed_path = change_one_skill(repo, info["skills_paths"])
+        changed = run_build(source, out, folder, "changed", jobs)
+        index_changed = index_json_size(out)
+        log(f"[N={n}] one skill changed {changed['seconds']:.2f} s")
+        env = synthetic.git_env(repo)
+        subprocess.run(["git", "reset", "-q", "--hard", info["head"]], cwd=repo, env=env, check=True)
 
     cold_seconds = _median([c["seconds"] for c in colds])
-    hugo_seconds = _median([h["seconds"] for h in hugos])
+    hugo_seconds = _median([h["seconds"] for h in hugos]) if hugos else None
     cold = min(colds, key=lambda c: abs(c["seconds"] - cold_seconds))
     generated = {k: v for k, v in info.items() if k != "skills_paths"}
     generated["seconds"] = round(generation_seconds, 2)
@@ -302,17 +310,18 @@ def bench_size(n: int, work: Path, seed: int, runs: int, jobs: int | None, log=p
         "changed_skill": changed_path,
         "output": size,
         "index_json": index_cold,
-        "index_json_same_after_noop": index_cold["sha256"] == index_noop["sha256"],
-        "index_json_changed_after_edit": index_cold["sha256"] != index_changed["sha256"],
+        "index_json_same_after_noop": index_cold["sha256"] == index_noop["sha256"] if index_noop else None,
+        "index_json_changed_after_edit": index_cold["sha256"] != index_changed["sha256"] if index_changed else None,
         "search_indexing": {
             "whoosh_seconds": cold["search"]["whoosh_seconds"],
             "pagefind_seconds": cold["search"]["pagefind_seconds"],
             "search_stage_seconds": cold["stages"].get("search"),
         },
         "query_latency": latency,
-        "hugo": min(hugos, key=lambda h: abs(h["seconds"] - hugo_seconds)),
+        "hugo": min(hugos, key=lambda h: abs(h["seconds"] - hugo_seconds)) if hugos else None,
         "hugo_runs": [h["seconds"] for h in hugos],
         "ratio_cold_vs_hugo": round(cold_seconds / hugo_seconds, 3) if hugo_seconds else None,
+        "skipped": sorted(skip),
     }
 
 
@@ -325,7 +334,7 @@ TARGETS = (
     (
         "peak memory at 50,000 under 1 GiB",
         50000,
-        lambda r: max(r["cold"]["peak_tree_rss_bytes"], r["noop"]["peak_tree_rss_bytes"]) / GIB,
+        lambda r: max(r[k]["peak_tree_rss_bytes"] for k in ("cold", "noop", "changed") if r.get(k)) / GIB,
         1.0,
         " GiB",
     ),
@@ -336,8 +345,11 @@ TARGETS = (
 def targets(results: dict[int, dict]) -> list[dict]:
     verdicts = []
     for text, n, value, limit, unit in TARGETS:
-        if n in results:
+        try:
             measured = round(value(results[n]), 3)
+        except (KeyError, TypeError):
+            measured = None
+        if measured is not None:
             met = measured <= limit if "ratio" in text else measured < limit
             verdicts.append({"target": text, "skills": n, "measured": measured, "unit": unit.strip(), "met": met})
         else:
@@ -349,42 +361,53 @@ def _mb(value: int) -> str:
     return f"{value / 1024**2:.1f} MB" if value >= 1024**2 else f"{value / 1024:.1f} KB"
 
 
+def _build_row(build: dict) -> str:
+    return (
+        f"{build['seconds']:.2f} s (build() {build['build_seconds']:.2f} s, "
+        f"Whoosh re-indexed {build['search']['whoosh_indexed']}, peak RSS {_mb(build['peak_tree_rss_bytes'])})"
+    )
+
+
 def format_table(r: dict) -> str:
     cold, noop, changed, idx, lat, hugo_run = (
         r["cold"], r["noop"], r["changed"], r["index_json"], r["query_latency"], r["hugo"],
     )  # fmt: skip
-    counts = cold["counts"]
+    counts, generated = cold["counts"], r["generated"]
     rows = [
-        ("skills generated", f"{r['skills']} ({r['generated']['publishers']} publishers, "
-         f"{r['generated']['commits']} commits, {r['generated']['version_bumps']} version bumps) "
-         f"in {r['generated']['seconds']} s"),
+        ("skills generated", f"{r['skills']} ({generated['publishers']} publishers, {generated['commits']} commits, "
+         f"{generated['version_bumps']} version bumps) in {generated['seconds']} s"),
         ("published / left out", f"{counts['published']} / {counts['left_out']} "
          f"({counts['warnings']} warnings, {counts['errors']} errors)"),
-        ("cold build", f"{cold['seconds']:.2f} s (build() {cold['build_seconds']:.2f} s, "
-         f"runs {', '.join(f'{s:.2f}' for s in r['cold_runs'])})"),
-        ("no-op rebuild", f"{noop['seconds']:.2f} s (build() {noop['build_seconds']:.2f} s, "
-         f"Whoosh re-indexed {noop['search']['whoosh_indexed']})"),
-        ("one skill changed", f"{changed['seconds']:.2f} s (build() {changed['build_seconds']:.2f} s, "
-         f"Whoosh re-indexed {changed['search']['whoosh_indexed']})"),
+        ("cold build", f"{_build_row(cold)}; runs {', '.join(f'{s:.2f}' for s in r['cold_runs'])}"),
         ("peak RSS cold", f"{_mb(cold['peak_rss_bytes'])} largest process, {_mb(cold['peak_tree_rss_bytes'])} tree"),
-        ("peak RSS no-op / changed", f"{_mb(noop['peak_tree_rss_bytes'])} / {_mb(changed['peak_tree_rss_bytes'])}"),
+        ("stages (cold)", ", ".join(f"{k} {v:.2f}" for k, v in cold["stages"].items())),
         ("output size", f"{_mb(r['output']['bytes'])} in {r['output']['files']} files"),
         ("index.json", f"{_mb(idx['raw_bytes'])} raw, {_mb(idx['gzip_bytes'])} gzipped"
          + (f"; {idx['shards']} shards {_mb(idx['shards_raw_bytes'])} raw, {_mb(idx['shards_gzip_bytes'])} gzipped"
-            if idx["shards"] else "")
-         + ("; same bytes after no-op" if r["index_json_same_after_noop"] else "; CHANGED after no-op")),
+            if idx["shards"] else "")),
         ("search indexing", f"Whoosh {r['search_indexing']['whoosh_seconds']} s, "
          f"Pagefind {r['search_indexing']['pagefind_seconds']} s (search stage "
          f"{r['search_indexing']['search_stage_seconds']} s)"),
-        ("CLI query latency", f"p50 {lat['p50_ms']} ms, p95 {lat['p95_ms']} ms over {lat['queries']} queries "
-         f"(first query {lat['first_query_ms']} ms)"),
-        ("stages (cold)", ", ".join(f"{k} {v:.2f}" for k, v in cold["stages"].items())),
-        ("stages (no-op)", ", ".join(f"{k} {v:.2f}" for k, v in noop["stages"].items())),
-        ("stages (changed)", ", ".join(f"{k} {v:.2f}" for k, v in changed["stages"].items())),
-        ("Hugo cold build", f"{hugo_run['seconds']:.2f} s, peak RSS {_mb(hugo_run['peak_rss_bytes'])}, "
-         f"{hugo_run['pages']} skill pages, {_mb(hugo_run['output']['bytes'])} in {hugo_run['output']['files']} files"),
-        ("ours / Hugo (cold)", f"{r['ratio_cold_vs_hugo']}"),
     ]  # fmt: skip
+    if noop:
+        same = "same index.json" if r["index_json_same_after_noop"] else "index.json CHANGED"
+        rows += [("no-op rebuild", f"{_build_row(noop)}; {same}")]
+        rows += [("stages (no-op)", ", ".join(f"{k} {v:.2f}" for k, v in noop["stages"].items()))]
+    if changed:
+        rows += [("one skill changed", _build_row(changed))]
+        rows += [("stages (changed)", ", ".join(f"{k} {v:.2f}" for k, v in changed["stages"].items()))]
+    if lat:
+        rows += [
+            ("CLI query latency", f"p50 {lat['p50_ms']} ms, p95 {lat['p95_ms']} ms over {lat['queries']} queries "
+             f"(first query {lat['first_query_ms']} ms)")
+        ]  # fmt: skip
+    if hugo_run:
+        rows += [
+            ("Hugo cold build", f"{hugo_run['seconds']:.2f} s, peak RSS {_mb(hugo_run['peak_rss_bytes'])}, "
+             f"{hugo_run['pages']} skill pages, {_mb(hugo_run['output']['bytes'])} in {hugo_run['output']['files']} "
+             "files"),
+            ("ours / Hugo (cold)", f"{r['ratio_cold_vs_hugo']}"),
+        ]  # fmt: skip
     width = max(len(label) for label, _ in rows)
     return "\n".join([f"N = {r['skills']}"] + [f"  {label:<{width}}  {value}" for label, value in rows])
 
@@ -423,16 +446,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=1, help="cold builds (ours and Hugo's) per size; medians kept")
     parser.add_argument("--jobs", type=int, help="worker processes for the build, when it supports --jobs")
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument(
+        "--skip", default="", help="measurements to leave out, comma-separated: noop, changed, query, hugo"
+    )
     parser.add_argument("--keep", type=Path, help="work folder kept between runs (generated repositories reused)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    skip = frozenset(s.strip() for s in args.skip.split(",") if s.strip())
+    unknown = skip - {"noop", "changed", "query", "hugo"}
+    if unknown:
+        parser.error(f"unknown measurement(s) in --skip: {', '.join(sorted(unknown))}")
     work = args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="skill-registry-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     results: dict[int, dict] = {}
     document = {"machine": machine(), "seed": args.seed, "runs": args.runs, "sizes": {}, "targets": []}
     try:
         for n in sizes:
-            results[n] = bench_size(n, work, args.seed, args.runs, args.jobs, log=lambda m: print(m, flush=True))
+            results[n] = bench_size(n, work, args.seed, args.runs, args.jobs, skip, log=lambda m: print(m, flush=True))
             print(format_table(results[n]), flush=True)
             document["sizes"][str(n)] = results[n]
             document["targets"] = targets(results)
