@@ -21,7 +21,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "screenshots"  # in the repository (gitignored)
 
 
 def launch(playwright):
@@ -104,11 +104,16 @@ def watch(page):
     return problems
 
 
-def new_page(browser, **context_options):
-    """A page in a fresh context with the harness init script; returns (page, problems). Close page.context."""
+def new_context(browser, **context_options):
+    """A browser context whose every page and frame runs the harness init script first."""
     context = browser.new_context(**context_options)
     context.add_init_script(INIT_SCRIPT)
-    page = context.new_page()
+    return context
+
+
+def new_page(browser, **context_options):
+    """A page in a fresh context with the harness init script; returns (page, problems). Close page.context."""
+    page = new_context(browser, **context_options).new_page()
     return page, watch(page)
 
 
@@ -147,6 +152,6 @@ def dom_constructs(page) -> list[str]:
     return page.evaluate(DOM_CONSTRUCTS)
 
 
-def screenshot(page, name: str) -> None:
+def screenshot(page, name: str, full_page: bool = True) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
-from browser_support import dom_constructs, screenshot
+from browser_support import dom_constructs, new_context, screenshot, watch
 from hostile import JS
 from site_checks import executable_constructs
 
@@ -100,11 +100,14 @@ def test_the_construct_walker_and_the_dom_check_catch_a_live_payload(site, open_
 
 
 @pytest.mark.parametrize("csp", [True, False], ids=["with-csp", "without-csp"])
-def test_hostile_pages_run_no_script(site, open_page, csp):
+def test_hostile_pages_run_no_script(site, browser, csp):
     base = site.url if csp else site.bare.url
     failures = {}
-    for path in hostile_pages(site):
-        page, problems = open_page()
+    context = new_context(browser)
+    page = context.new_page()
+    seen = watch(page)
+    for path in hostile_pages(site):  # each navigation makes a fresh document and window
+        start = len(seen)
         response = page.goto(base + path, wait_until="load")
         if path.startswith("search/"):
             page.wait_for_selector("a.result-title")
@@ -113,15 +116,11 @@ def test_hostile_pages_run_no_script(site, open_page, csp):
         expected_status = 404 if path == "no-such-page/" else 200
         if response.status != expected_status:
             wrong.append(f"status {response.status}")
-        if path == "no-such-page/":  # the deliberate 404: the response itself, nothing else
-            problems = [
-                p for p in problems if not re.match(r"(HTTP 404|console error: Failed to load resource.*404)", p)
-            ]
         if page.evaluate("[window.__pwned, window.__dialogCalls]") != [None, None]:
             wrong.append("payload ran")
         if page.url != base + path:
             wrong.append(f"navigated to {page.url}")
-        wrong += problems + dom_constructs(page)
+        wrong += dom_constructs(page)
         if "pwned" not in text and path not in ("no-such-page/", "skills/mallory/pipe-to-shell/"):
             wrong.append("no payload text on the page: the test would prove nothing")
         skill = re.fullmatch(r"skills/(.+)/", path)
@@ -134,11 +133,16 @@ def test_hostile_pages_run_no_script(site, open_page, csp):
             )
             if values != [f"</textarea><script>{JS}</script>", f'"><script>{JS}</script><input value="']:
                 wrong.append(f"input values {values}")
-        if wrong:
-            failures[path] = wrong
         if path.startswith("skills/mallory/markup-everywhere"):
             screenshot(page, f"hostile-markup-everywhere-{'csp' if csp else 'no-csp'}")
-        page.context.close()
+        problems = seen[start:]  # console errors, CSP violations, dialogs, failed requests of this page
+        if path == "no-such-page/":  # the deliberate 404: the response itself, nothing else
+            problems = [
+                p for p in problems if not re.match(r"(HTTP 404|console error: Failed to load resource.*404)", p)
+            ]
+        if wrong + problems:
+            failures[path] = wrong + problems
+    context.close()
     assert failures == {}
 
 
