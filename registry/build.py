@@ -7,31 +7,37 @@ whole site is complete.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import multiprocessing
+import os
+import pickle
+import shutil
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from registry import crawl as crawl_stage
-from registry import history, validate
+from registry import history, skill_jobs, validate
 from registry.config import BuildOptions, Limits
-from registry.emit import feeds, html, index_json, raw, sitemap, well_known
+from registry.emit import feeds, html, index_json, sitemap, well_known
 from registry.emit.search import SearchStats, emit_search
 from registry.emit.urls import SiteUrls
-from registry.emit.writer import SiteWriter, dump_json
+from registry.emit.writer import dump_json
 from registry.lifecycle import Lifecycle, apply_lifecycle, check_against, find_lifecycle, load_lifecycle, redirects_file
-from registry.model import CrawlResult, Finding, LeftOut, Severity, Skill
-from registry.output import staged_output
-from registry.parse.skill import parse_skill
+from registry.model import CrawlResult, Finding, LeftOut, Severity, Skill, SkillLocation
+from registry.output import Buffers, SiteOutput, build_lock, digest_of, double_buffered
 from registry.policy import Policy, PolicyError, find_policy, load_policy
 from registry.rules.catalog import all_rules
-from registry.score import Assessment, apply_severity_overrides, score_skill
-from registry.search.documents import make_document
+from registry.score import Assessment, apply_severity_overrides, score_history
+from registry.search.documents import SearchDocument
+from registry.skill_jobs import SourceChanged
+from registry.state import BuildState, code_fingerprint, key_of
 
-
-class SourceChanged(RuntimeError):
-    pass
+__all__ = ["SourceChanged", "analyse", "build", "search_cache"]
 
 
 @dataclass
@@ -47,6 +53,7 @@ class BuildResult:
     timings: dict[str, float] = field(default_factory=dict)
     assessments: dict[str, Assessment] = field(default_factory=dict)
     search: SearchStats | None = None
+    work: dict[str, int] = field(default_factory=dict)  # skills analysed and rendered, and reused from state
 
     @property
     def error_count(self) -> int:
@@ -76,6 +83,7 @@ class BuildResult:
             },
             "counts": self.counts(),
             "timings_seconds": {k: round(v, 4) for k, v in self.timings.items()},
+            "work": self.work,
             "published": [s.id for s in self.published],
             "left_out": [item.to_json() for item in self.left_out],
             "findings": [f.to_json() for f in self.findings],
@@ -100,6 +108,24 @@ class Analysis:
     policy: Policy
     limits: Limits
     lifecycle: Lifecycle
+    analysis_keys: dict[str, str] = field(default_factory=dict)  # skill id -> cache key of its analysis
+    reused: int = 0  # skills whose analysis came from the build state
+
+
+@dataclass
+class Incremental:
+    """The build state and the fingerprints that key it; None of it for a build without state."""
+
+    state: BuildState
+    code: str
+    policy: str  # digest of registry.yaml's bytes
+    jobs: int
+
+
+def _file_digest(path: Path | None) -> str:
+    if path is None or not path.is_file():
+        return "none"
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def analyse(
@@ -108,6 +134,8 @@ def analyse(
     default_limits: Limits | None = None,
     progress: Progress = _no_progress,
     lap: Callable[[str], None] = lambda stage: None,
+    incremental: Incremental | None = None,
+    jobs: int = 1,
 ) -> Analysis:
     policy_file = policy_path or find_policy(source)
     policy = load_policy(policy_file, frozenset(r.code for r in all_rules()))
@@ -118,10 +146,39 @@ def analyse(
     found = crawl_stage.crawl(source, limits)
     lap("crawl")
 
-    skills: list[Skill] = []
+    keys: dict[str, str] = {}
+    if incremental is not None:
+        keys = {
+            loc.id: key_of(
+                "analysis", incremental.code, incremental.policy, dataclasses.astuple(limits), _plain_location(loc)
+            )
+            for loc in found.locations
+        }
+    cached = incremental.state.get_many("analysis", keys.values()) if incremental else {}
+    analysed: list[skill_jobs.Analysed | None] = [None] * len(found.locations)
+    missing: list[int] = []
     for index, location in enumerate(found.locations):
-        skills.append(parse_skill(location, limits))
-        progress("parse", index + 1, len(found.locations))
+        value = cached.get(keys.get(location.id, ""))
+        if value is not None:
+            analysed[index] = pickle.loads(value)
+        else:
+            missing.append(index)
+    reused = len(found.locations) - len(missing)
+    work = [found.locations[i] for i in missing]
+    fresh = parallel_map(skill_jobs.analyse_skill, work, (limits, policy), jobs, progress, "parse")
+    for index, result in zip(missing, fresh, strict=True):
+        analysed[index] = result
+    if incremental is not None and missing:
+        incremental.state.put_many(
+            "analysis",
+            ((keys[found.locations[i].id], pickle.dumps(analysed[i], pickle.HIGHEST_PROTOCOL)) for i in missing),
+        )
+    if incremental is not None:
+        incremental.state.keep_only("analysis", keys.values())
+    results = [a for a in analysed if a is not None]
+    skills = [a.skill for a in results]
+    for skill in skills:
+        skill.document.text = ""  # the body stays (trust and rendering read it); the full text is not needed again
     lap("parse")
 
     validate.check_registry(skills)
@@ -131,19 +188,59 @@ def analyse(
     apply_lifecycle(skills, lifecycle)
     lap("validate")
 
-    repository = history.read_repository(found.source, [s.location.rel_folder for s in skills], limits)
+    saved = incremental.state.meta("history") if incremental else None
+    repository = history.read_repository(
+        found.source,
+        [s.location.rel_folder for s in skills],
+        limits,
+        saved if isinstance(saved, history.SavedWalk) else None,
+    )
+    if incremental is not None and repository.saved_walk is not None and repository.saved_walk is not saved:
+        incremental.state.set_meta("history", repository.saved_walk)
     lap("history")
 
     assessments: dict[str, Assessment] = {}
-    for index, skill in enumerate(skills):
-        if skill.name is not None and skill.description is not None:
-            contents = _load_contents(skill, limits)
-            assessments[skill.id] = score_skill(skill, contents, repository, policy)
+    for index, result in enumerate(results):
+        skill = result.skill
+        if result.content is not None:
+            assessments[skill.id] = score_history(skill, result.content, repository, policy)
         skill.findings = apply_severity_overrides(skill.findings, policy.severity)
-        progress("score", index + 1, len(skills))
+        progress("score", index + 1, len(results))
     found.findings = apply_severity_overrides(found.findings, policy.severity)
     lap("score")
-    return Analysis(found, skills, repository, assessments, policy, limits, lifecycle)
+    return Analysis(found, skills, repository, assessments, policy, limits, lifecycle, keys, reused)
+
+
+def _plain_location(location: SkillLocation) -> tuple:
+    return (
+        location.id, str(location.folder), location.rel_folder, location.skill_md,
+        tuple((f.path, f.size, f.digest, str(f.source), f.linked) for f in location.files),
+    )  # fmt: skip
+
+
+def parallel_map(function, items: list, shared: tuple, jobs: int, progress: Progress, stage: str) -> list:
+    """function(item, *shared) for every item, in order; in worker processes when it pays."""
+    if jobs <= 1 or len(items) < MIN_PARALLEL:
+        results = []
+        for index, item in enumerate(items):
+            results.append(function(item, *shared))
+            progress(stage, index + 1, len(items))
+        return results
+    results = []
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["registry.skill_jobs"])
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        # In windows, so that only a window of jobs and results is ever held in memory at once.
+        window = max(MIN_PARALLEL, jobs * 64)
+        for start in range(0, len(items), window):
+            batch = items[start : start + window]
+            chunk = max(1, len(batch) // (jobs * 4))
+            results.extend(pool.map(function, batch, *([value] * len(batch) for value in shared), chunksize=chunk))
+            progress(stage, min(len(items), start + window), len(items))
+    return results
+
+
+MIN_PARALLEL = 48  # below this, starting worker processes costs more than it saves
 
 
 def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResult:
@@ -156,7 +253,30 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
         timings[stage] = timings.get(stage, 0.0) + now - clock
         clock = now
 
-    analysis = analyse(options.source, options.policy, options.limits, progress, lap)
+    jobs = options.jobs or os.cpu_count() or 1
+    cache = search_cache(options.out)
+    with build_lock(options.out):
+        if options.clean:
+            shutil.rmtree(cache, ignore_errors=True)
+        state = BuildState(cache / "state.sqlite")
+        try:
+            policy_file = options.policy or find_policy(options.source)
+            incremental = Incremental(
+                state,
+                code_fingerprint(options.templates, options.static, options.schema),
+                _file_digest(policy_file),
+                jobs,
+            )
+            return _build(options, progress, lap, timings, incremental)
+        finally:
+            state.close()
+
+
+def _build(
+    options: BuildOptions, progress: Progress, lap: Callable[[str], None], timings: dict[str, float],
+    incremental: Incremental,
+) -> BuildResult:  # fmt: skip
+    analysis = analyse(options.source, options.policy, options.limits, progress, lap, incremental, incremental.jobs)
     found, skills, repository, assessments, policy, lifecycle = (
         analysis.found, analysis.skills, analysis.repository, analysis.assessments, analysis.policy,
         analysis.lifecycle,
@@ -165,11 +285,6 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
     title = policy.title or options.title
 
     published = [s for s in skills if s.publishable and s.id not in lifecycle.withdrawn]
-    left_out = [
-        LeftOut(s.id, s.location.skill_md_path, sorted(_why_left_out(s), key=lambda f: f.sort_key()))
-        for s in skills
-        if not s.publishable or s.id in lifecycle.withdrawn
-    ]
     first_published = {
         s.id: h.first_published for s in published if (h := repository.histories.get(s.location.rel_folder))
     }
@@ -191,18 +306,44 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
     has_errors = any(s.errors for s in skills) or any(f.severity is Severity.ERROR for f in found.findings)
     strict_failure = options.strict and has_errors
     written = False
+    changed_files = 0
     search_stats = None
+    reuse = RenderReuse()
     if not strict_failure:
-        with staged_output(options.out) as stage:
-            site = SiteData(options, title, limits, published, repository, discovery, assessments, policy, lifecycle)
-            search_stats = _emit(stage, site, progress, lap)
-        written = True
+        state = incremental.state
+        buffers = state.meta("buffers")
 
+        def save(value: Buffers | None) -> None:
+            state.set_meta("buffers", value)
+
+        with double_buffered(
+            options.out, search_cache(options.out) / "spare", buffers if isinstance(buffers, Buffers) else None, save
+        ) as output:
+            site = SiteData(
+                options, title, limits, published, repository, discovery, assessments, policy, lifecycle,
+                analysis.analysis_keys,
+            )  # fmt: skip
+            search_stats = _emit(output, site, progress, lap, incremental, reuse)
+            # A skill that failed to render is left out; the site must not list it.
+        written = True
+        changed_files = output.changed_count()
+        lap("write")
+
+    failed_ids = {skill_id for skill_id, _ in reuse.failed}
+    published = [s for s in published if s.id not in failed_ids]
+    left_out = [
+        LeftOut(s.id, s.location.skill_md_path, sorted(_why_left_out(s), key=lambda f: f.sort_key()))
+        for s in skills
+        if not s.publishable or s.id in lifecycle.withdrawn or s.id in failed_ids
+    ]
+    discovery = {k: v for k, v in discovery.items() if k not in failed_ids}
     all_findings = list(found.findings) + [f for s in skills for f in s.findings]
     all_findings.sort(key=lambda f: (f.path, f.line or 0, f.column or 0, f.code, f.message))
     result = BuildResult(
         found.source, options.out, published, left_out, all_findings, repository, discovery, written, timings,
         assessments, search_stats,
+        {"analysed": len(skills) - analysis.reused, "analyses_reused": analysis.reused,
+         "rendered": reuse.rendered, "renders_reused": reuse.reused, "files_changed": changed_files},
     )  # fmt: skip
     if options.report is not None:
         options.report.parent.mkdir(parents=True, exist_ok=True)
@@ -227,44 +368,118 @@ class SiteData:
     assessments: dict[str, Assessment]
     policy: Policy
     lifecycle: Lifecycle
+    analysis_keys: dict[str, str]
 
 
-def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], None]) -> SearchStats:
+@dataclass
+class RenderReuse:
+    rendered: int = 0
+    reused: int = 0
+    failed: list[tuple[str, Finding]] = field(default_factory=list)
+
+
+@dataclass
+class _CachedRender:
+    files: dict[str, str]  # path -> sha256
+    discovery: well_known.DiscoveryEntries | None
+    findings: tuple[Finding, ...]
+    document: SearchDocument
+    index_entry: bytes
+
+
+def _render_key(
+    incremental: Incremental, settings: skill_jobs.PageSettings, analysis_key: str, job: skill_jobs.RenderJob
+) -> str:
+    skill = job.skill
+    lifecycle = job.lifecycle
+    return key_of(
+        "render", incremental.code, analysis_key, repr(settings), repr(job.card), job.discovery_name,
+        repr(job.history), repr(job.assessment.revisions), job.assessment.version_valid,
+        repr(job.assessment.trust), job.assessment.risk_override, sorted(job.executables),
+        repr(lifecycle.yanked.get(skill.id)), repr(lifecycle.deprecated.get(skill.id)),
+        [repr(f) for f in skill.findings],
+        [(s.category, s.tags, s.risk_level, s.publisher) for s in (skill,)],
+    )  # fmt: skip
+
+
+def _emit(
+    writer: SiteOutput, data: SiteData, progress: Progress, lap: Callable[[str], None], incremental: Incremental,
+    reuse: RenderReuse,
+) -> SearchStats:  # fmt: skip
     options, published, repository, discovery = data.options, data.published, data.repository, data.discovery
-    writer = SiteWriter(stage)
     urls = SiteUrls(options.site_url)
-    publishers = {s.publisher for s in published}
+    state = incremental.state
+    page_site = html.SiteInfo(
+        data.title, options.site_url, 0, 0, "git" if repository.commit else None, repository.shallow
+    )
+    settings = skill_jobs.PageSettings(options.templates, page_site, data.limits)
+
+    cards = {s.id: html.make_card(s, repository, data.assessments[s.id]) for s in published}
+    jobs = [
+        skill_jobs.RenderJob(
+            skill, cards[skill.id], discovery.get(skill.id), repository.histories.get(skill.location.rel_folder),
+            data.assessments[skill.id], data.lifecycle,
+            frozenset(f.path for f in skill.location.files if _is_executable(f.source)),
+        )
+        for skill in published
+    ]  # fmt: skip
+    keys = [_render_key(incremental, settings, data.analysis_keys.get(j.skill.id, ""), j) for j in jobs]
+    cached = state.get_many("render", keys)
+    outcome: dict[str, _CachedRender] = {}
+    missing: list[int] = []
+    for index, (job, key) in enumerate(zip(jobs, keys, strict=True)):
+        value = cached.get(key)
+        entry = pickle.loads(value) if value is not None else None
+        if isinstance(entry, _CachedRender) and all(writer.keep(p, d) for p, d in entry.files.items()):
+            outcome[job.skill.id] = entry
+        else:
+            missing.append(index)
+    reuse.reused = len(jobs) - len(missing)
+    reuse.rendered = len(missing)
+    fresh_entries = []
+    for start in range(0, len(missing), RENDER_WINDOW):
+        window = missing[start : start + RENDER_WINDOW]
+        results = parallel_map(
+            skill_jobs.render_skill, [jobs[i] for i in window], (settings,), incremental.jobs, _no_progress, "render"
+        )
+        for index, rendered in zip(window, results, strict=True):
+            skill = jobs[index].skill
+            if rendered.failed is not None:
+                skill.findings.append(rendered.failed)
+                reuse.failed.append((skill.id, rendered.failed))
+                continue
+            for path, content in rendered.files.items():
+                writer.write_bytes(path, content)
+            entry = _CachedRender(
+                {path: digest_of(content) for path, content in rendered.files.items()},
+                rendered.discovery, rendered.findings, rendered.document, rendered.index_entry,
+            )  # fmt: skip
+            outcome[skill.id] = entry
+            fresh_entries.append((keys[index], pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)))
+        progress("render", min(len(missing), start + RENDER_WINDOW), len(missing))
+    for index, job in enumerate(jobs):
+        skill = job.skill
+        entry = outcome.get(skill.id)
+        if entry is not None and index not in set(missing):
+            skill.findings.extend(entry.findings)
+        skill.document.body = ""  # rendered: the body is not needed again (bounded memory at scale)
+    state.put_many("render", fresh_entries)
+    state.keep_only("render", [keys[i] for i, job in enumerate(jobs) if job.skill.id in outcome])
+    published = [s for s in published if s.id in outcome]
+    lap("render")
+
     site = html.SiteInfo(
         title=data.title,
         url=options.site_url,
         skill_count=len(published),
-        publisher_count=len(publishers),
+        publisher_count=len({s.publisher for s in published}),
         commit=repository.commit,
         shallow=repository.shallow,
     )
-    emitter = html.HtmlEmitter(writer, options.templates, urls, site)
-    cards = {s.id: html.make_card(s, repository, data.assessments[s.id]) for s in published}
-    discovery_entries = []
-    sitemap_pages: list[tuple[str, str | None]] = []
-
-    for index, skill in enumerate(published):
-        contents = _load_contents(skill, data.limits)
-        raw.emit_skill(writer, skill, contents)
-        name = discovery.get(skill.id)
-        archive = False
-        if name is not None:
-            executables = frozenset(f.path for f in skill.location.files if _is_executable(f.source))
-            entry = well_known.emit_skill(writer, skill, contents, executables)
-            skill.findings.extend(entry.findings)
-            discovery_entries.append(entry)
-            archive = entry.v2["type"] == "archive"
-        card = cards[skill.id]
-        history_entry = repository.histories.get(skill.location.rel_folder)
-        emitter.skill_page(skill, card, name, history_entry, archive, data.assessments[skill.id], data.lifecycle)
-        sitemap_pages.append((SiteUrls.skill_page(skill.id), card.last_updated))
-        progress("render", index + 1, len(published))
-    lap("render")
-
+    emitter = html.HtmlEmitter(writer, options.templates, urls, site)  # type: ignore[arg-type]
+    sitemap_pages: list[tuple[str, str | None]] = [
+        (SiteUrls.skill_page(s.id), cards[s.id].last_updated) for s in published
+    ]
     card_list = [cards[s.id] for s in published]
     listings = html.build_listings(published, cards)
     emitter.home(card_list, listings)
@@ -280,7 +495,7 @@ def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], 
         emitter.tombstone(skill_id, reason)
     writer.write_text("_redirects", redirects_file(data.lifecycle))
     feeds.emit(
-        writer, urls, data.title,
+        writer, urls, data.title,  # type: ignore[arg-type]
         [
             feeds.FeedItem(
                 s.id, s.display_name, s.description or "", s.version, s.publisher, s.category,
@@ -294,29 +509,22 @@ def _emit(stage: Path, data: SiteData, progress: Progress, lap: Callable[[str], 
     emitter.search_page(
         [listing.key for listing in listings["category"]], sorted({d for card in card_list for d in card.dialects})
     )
-    index = index_json.build_index(published, urls, repository, discovery, data.assessments, data.title, data.lifecycle)
-    writer.write_json("index.json", index)
-    well_known.emit_indexes(writer, discovery_entries)
-    sitemap.emit(writer, urls, sitemap_pages)
+    index_json.emit_index(
+        writer, [outcome[s.id].index_entry for s in published], [s.id for s in published], urls, repository,  # type: ignore[arg-type]
+        data.title, data.lifecycle,
+    )  # fmt: skip
+    well_known.emit_indexes(writer, [e.discovery for s in published if (e := outcome[s.id]).discovery is not None])  # type: ignore[arg-type]
+    sitemap.emit(writer, urls, sitemap_pages)  # type: ignore[arg-type]
     _copy_assets(writer, options)
     lap("emit")
 
-    documents = [
-        make_document(skill, data.assessments[skill.id].trust.tier, cards[skill.id].last_updated) for skill in published
-    ]
-    stats = emit_search(writer, documents, search_cache(options.out))
+    documents = [outcome[s.id].document for s in published]
+    stats = emit_search(writer, documents, search_cache(options.out), state)
     lap("search")
     return stats
 
 
-def _load_contents(skill: Skill, limits: Limits) -> dict[str, bytes]:
-    contents: dict[str, bytes] = {}
-    for skill_file in skill.location.files:
-        data = crawl_stage.read_bytes(skill_file, max(limits.skill_md_bytes, limits.file_bytes))
-        if well_known.sha256(data) != skill_file.digest:
-            raise SourceChanged(f"{skill.location.rel_folder}/{skill_file.path} changed while the build was running")
-        contents[skill_file.path] = data
-    return contents
+RENDER_WINDOW = 512
 
 
 def _is_executable(path: Path) -> bool:
@@ -326,7 +534,7 @@ def _is_executable(path: Path) -> bool:
         return False
 
 
-def _copy_assets(writer: SiteWriter, options: BuildOptions) -> None:
+def _copy_assets(writer: SiteOutput, options: BuildOptions) -> None:
     for asset in sorted(options.static.iterdir()):
         if asset.is_file() and not asset.is_symlink():
             data = asset.read_bytes()
@@ -338,6 +546,6 @@ def _copy_assets(writer: SiteWriter, options: BuildOptions) -> None:
 
 
 def search_cache(out: Path) -> Path:
-    """Build state that must outlive one build's staging folder (the Whoosh index)."""
+    """Build state that must outlive one build's output folder: the state file, the Whoosh index, the spare site."""
     out = out.absolute()
     return out.parent / f".{out.name}.cache"

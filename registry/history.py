@@ -12,6 +12,7 @@ RepositoryInfo: nothing crashes, the report and the pages say there is no histor
 from __future__ import annotations
 
 import hashlib
+import pickle
 import posixpath
 import subprocess
 from collections.abc import Iterable
@@ -83,6 +84,7 @@ class RepositoryInfo:
     dirty: bool = False
     histories: dict[str, SkillHistory] = field(default_factory=dict)  # rel_folder (at HEAD) -> history
     commit_time: int | None = None  # HEAD's commit time (unix seconds): "now" for age-based signals
+    saved_walk: SavedWalk | None = field(default=None, repr=False, compare=False)
 
 
 def _git(root: Path, *args: str, timeout: int = 600) -> str | None:
@@ -262,32 +264,26 @@ def _folder_digest(folder: str, tree: _Tree, blobs: _BlobReader, limits: Limits)
     return checksum.folder_digest(entries), version
 
 
-def read_repository(root: Path, skill_folders: list[str], limits: Limits | None = None) -> RepositoryInfo:
-    """History for every skill folder (paths relative to root, "." for root) from one log walk."""
-    limits = limits or Limits()
-    if _git(root, "rev-parse", "--show-toplevel") is None:
-        return RepositoryInfo()
-    commit = (_git(root, "rev-parse", "HEAD") or "").strip() or None
-    if commit is None:
-        return RepositoryInfo(is_git=True)
-    shallow = (_git(root, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
-    head_time = (_git(root, "log", "-1", "--format=%ct", "HEAD") or "").strip()
-    commit_time = int(head_time) if head_time.isdigit() else None
-    dirty = bool((_git(root, "status", "--porcelain", "--untracked-files=all", "--", ".") or "").strip())
-    prefix = (_git(root, "rev-parse", "--show-prefix") or "").strip()
-    log = _git(
-        root,
-        "log", "--first-parent", "--diff-merges=first-parent", "--reverse", "--raw", "--no-abbrev", "-z", "-M",
-        "--format=" + _RECORD + "%H" + _FIELD + "%ct" + _FIELD + "%an", "--", ".",
-    )  # fmt: skip
-    if log is None:
-        return RepositoryInfo(True, commit, shallow, dirty, commit_time=commit_time)
+@dataclass
+class SavedWalk:
+    """The log walk's state at one commit, so the next build reads only the commits after it."""
 
-    tree = _Tree()
-    lineage_of: dict[str, int] = {}  # folder -> lineage
-    lineages: dict[int, dict] = {}
-    blobs = _BlobReader(root)
-    try:
+    commit: str
+    prefix: str
+    limits: Limits
+    state: bytes  # pickled _Walk
+
+
+class _Walk:
+    """Replays the first-parent log, commit by commit, keeping each skill lineage's revisions."""
+
+    def __init__(self) -> None:
+        self.tree = _Tree()
+        self.lineage_of: dict[str, int] = {}  # folder -> lineage
+        self.lineages: dict[int, dict] = {}
+
+    def feed(self, log: str, prefix: str, blobs: _BlobReader, limits: Limits) -> None:
+        tree, lineage_of, lineages = self.tree, self.lineage_of, self.lineages
         for sha, timestamp, author, changes in _parse_log(log):
             date = datetime.fromtimestamp(int(timestamp), tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             touched: set[str] = set()
@@ -331,27 +327,86 @@ def read_repository(root: Path, skill_folders: list[str], limits: Limits | None 
                 revisions = entry["revisions"]
                 if not revisions or revisions[-1].digest != digest or revisions[-1].version != version:
                     revisions.append(Revision(sha, date, author, folder or ".", version, digest))
+
+    def histories(self, skill_folders: list[str]) -> dict[str, SkillHistory]:
+        histories: dict[str, SkillHistory] = {}
+        for folder in skill_folders:
+            key = "" if folder == "." else folder
+            lineage = self.lineage_of.get(key)
+            if lineage is None:
+                continue
+            entry = self.lineages[lineage]
+            histories[folder] = SkillHistory(
+                first_published=entry["dates"][0],
+                last_updated=entry["dates"][-1],
+                commits=len(entry["dates"]),
+                contributors=tuple(sorted(entry["authors"])),
+                revisions=tuple(entry["revisions"]),
+                previous_folders=tuple(p or "." for p in entry["previous"]),
+            )
+        return histories
+
+
+def read_repository(
+    root: Path, skill_folders: list[str], limits: Limits | None = None, saved: SavedWalk | None = None
+) -> RepositoryInfo:
+    """History for every skill folder (paths relative to root, "." for root) from one log walk.
+
+    With `saved` (the walk as it stood at an earlier commit on HEAD's first-parent line), only the
+    commits after it are read; the result is the same as a full walk. `RepositoryInfo.saved_walk`
+    holds the state to pass next time.
+    """
+    limits = limits or Limits()
+    if _git(root, "rev-parse", "--show-toplevel") is None:
+        return RepositoryInfo()
+    commit = (_git(root, "rev-parse", "HEAD") or "").strip() or None
+    if commit is None:
+        return RepositoryInfo(is_git=True)
+    shallow = (_git(root, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
+    head_time = (_git(root, "log", "-1", "--format=%ct", "HEAD") or "").strip()
+    commit_time = int(head_time) if head_time.isdigit() else None
+    dirty = bool(
+        (_git(root, "--no-optional-locks", "status", "--porcelain", "--untracked-files=all", "--", ".") or "").strip()
+    )
+    prefix = (_git(root, "rev-parse", "--show-prefix") or "").strip()
+    walk, since = _resume(root, saved, commit, prefix, limits)
+    if walk is not None and since == commit:
+        return RepositoryInfo(True, commit, shallow, dirty, walk.histories(skill_folders), commit_time, saved)
+    log = _git(
+        root,
+        "log", "--first-parent", "--diff-merges=first-parent", "--reverse", "--raw", "--no-abbrev", "-z", "-M",
+        "--format=" + _RECORD + "%H" + _FIELD + "%ct" + _FIELD + "%an",
+        f"{since}..HEAD" if walk is not None else "HEAD", "--", ".",
+    )  # fmt: skip
+    if log is None:
+        return RepositoryInfo(True, commit, shallow, dirty, commit_time=commit_time)
+    walk = walk or _Walk()
+    blobs = _BlobReader(root)
+    try:
+        walk.feed(log, prefix, blobs, limits)
     except (OSError, ValueError, IndexError):
         return RepositoryInfo(True, commit, shallow, dirty, commit_time=commit_time)
     finally:
         blobs.close()
+    state = SavedWalk(commit, prefix, limits, pickle.dumps(walk, protocol=pickle.HIGHEST_PROTOCOL))
+    return RepositoryInfo(True, commit, shallow, dirty, walk.histories(skill_folders), commit_time, state)
 
-    histories: dict[str, SkillHistory] = {}
-    for folder in skill_folders:
-        key = "" if folder == "." else folder
-        lineage = lineage_of.get(key)
-        if lineage is None:
-            continue
-        entry = lineages[lineage]
-        histories[folder] = SkillHistory(
-            first_published=entry["dates"][0],
-            last_updated=entry["dates"][-1],
-            commits=len(entry["dates"]),
-            contributors=tuple(sorted(entry["authors"])),
-            revisions=tuple(entry["revisions"]),
-            previous_folders=tuple(p or "." for p in entry["previous"]),
-        )
-    return RepositoryInfo(True, commit, shallow, dirty, histories, commit_time)
+
+def _resume(
+    root: Path, saved: SavedWalk | None, head: str, prefix: str, limits: Limits
+) -> tuple[_Walk | None, str | None]:
+    """The saved walk and its commit, when that commit is on HEAD's first-parent line."""
+    if saved is None or saved.prefix != prefix or saved.limits != limits:
+        return None, None
+    if saved.commit != head:
+        line = _git(root, "rev-list", "--first-parent", "HEAD")
+        if line is None or saved.commit not in line.split():
+            return None, None
+    try:
+        walk = pickle.loads(saved.state)
+    except Exception:  # a state file from another version: walk from the start
+        return None, None
+    return (walk, saved.commit) if isinstance(walk, _Walk) else (None, None)
 
 
 def _relative(path: str | None, prefix: str) -> str | None:

@@ -1,9 +1,18 @@
-"""Publishing a build atomically: write into a staging folder beside --out, then swap it in.
+"""Publishing a build atomically: write into a folder beside --out, then swap it in.
 
 A build that fails or is killed leaves the previous site untouched: the swap is one
 renameat2(RENAME_EXCHANGE) on Linux (two renames elsewhere), and leftover staging folders
 from a killed build are removed by the next one. A lock file beside --out keeps two builds
 from writing the same site at once.
+
+Incremental builds are double-buffered. The site that was swapped out last time is kept as the
+spare (`.<out>.cache/spare`), with the manifests of both folders in the build state. The next
+build brings the spare up to date (files equal to the served site are hard-linked from it, changed
+ones written, stale ones deleted) and swaps again: the cost is the files that changed in the last
+two builds, not the size of the site, and the served folder is never written into. A file is
+always replaced by rename, never rewritten, because the two folders share unchanged files.
+Until the first changed file, writes are only compared with the served site's manifest, so a
+build that changes nothing writes nothing.
 """
 
 from __future__ import annotations
@@ -11,11 +20,17 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
+import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
-from pathlib import Path
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from registry.emit.writer import UnsafeOutputPath, dump_json
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -72,3 +87,252 @@ def staged_output(out: Path) -> Iterator[Path]:
         finally:
             if stage.exists():
                 shutil.rmtree(stage, ignore_errors=True)
+
+
+PENDING_BYTES = 64 * 1024 * 1024  # changed files held back while the build may still change nothing
+
+
+def digest_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def checked_parts(relative: str) -> tuple[str, ...]:
+    pure = PurePosixPath(relative)
+    if pure.is_absolute() or any(part in ("", ".", "..") for part in pure.parts) or "\\" in relative:
+        raise UnsafeOutputPath(relative)
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in relative) or not pure.parts:
+        raise UnsafeOutputPath(relative)
+    return pure.parts
+
+
+class SiteOutput:
+    """The next site, written into `root`; the writer every emitter uses (same methods as SiteWriter).
+
+    `served` is the manifest (path -> sha256) of the site being replaced and `served_root` its
+    folder, `present` what `root` already holds. With `defer`, nothing touches `root` until a
+    file differs from the served site (or `flush` is called).
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        served: dict[str, str] | None = None,
+        served_root: Path | None = None,
+        present: dict[str, str] | None = None,
+        defer: bool = False,
+        prepare=None,
+    ):
+        self.root = root
+        self.served = served or {}
+        self.served_root = served_root
+        self.present = dict(present or {})
+        self.desired: dict[str, str] = {}
+        self._pending: dict[str, bytes] = {}
+        self._pending_size = 0
+        self._deferring = defer
+        self._prepare = prepare  # called once before the first write into root
+        self._made: set[Path] = {root}
+
+    @property
+    def written(self) -> list[str]:
+        return list(self.desired)
+
+    def unchanged(self) -> bool:
+        return self.desired == self.served
+
+    def changed_count(self) -> int:
+        """Files added, changed or removed compared with the site this one replaces."""
+        changed = sum(1 for path, digest in self.desired.items() if self.served.get(path) != digest)
+        return changed + sum(1 for path in self.served if path not in self.desired)
+
+    def write_bytes(self, relative: str, data: bytes) -> None:
+        checked_parts(relative)
+        digest = digest_of(data)
+        self.desired[relative] = digest
+        if self._deferring:
+            if self.served.get(relative) != digest:
+                self._pending[relative] = data
+                self._pending_size += len(data)
+                if self._pending_size > PENDING_BYTES:
+                    self.flush()
+            return
+        self._place(relative, digest, data)
+
+    def write_text(self, relative: str, text: str) -> None:
+        self.write_bytes(relative, text.encode("utf-8"))
+
+    def write_json(self, relative: str, value: Any, pretty: bool = False) -> bytes:
+        data = dump_json(value, pretty)
+        self.write_bytes(relative, data)
+        return data
+
+    def keep(self, relative: str, digest: str) -> bool:
+        """Use a file from an earlier build without its bytes; False when neither folder has it."""
+        if self.served.get(relative) != digest and self.present.get(relative) != digest:
+            return False
+        checked_parts(relative)
+        self.desired[relative] = digest
+        if not self._deferring:
+            self._place(relative, digest, None)
+        return True
+
+    def flush(self) -> None:
+        """Stop deferring: bring root up to date with everything written so far."""
+        if not self._deferring:
+            return
+        self._deferring = False
+        for relative, digest in self.desired.items():
+            self._place(relative, digest, self._pending.get(relative))
+        self._pending.clear()
+        self._pending_size = 0
+
+    def finish(self) -> None:
+        """Write what is pending and delete what this build did not produce."""
+        self.flush()
+        stale = [path for path in self.present if path not in self.desired]
+        parents: set[Path] = set()
+        for relative in stale:
+            target = self.root.joinpath(*checked_parts(relative))
+            with contextlib.suppress(FileNotFoundError):
+                target.unlink()
+            del self.present[relative]
+            parents.update(p for p in target.parents if p != self.root and self.root in p.parents)
+        for directory in sorted(parents, key=lambda p: len(p.parts), reverse=True):
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+
+    def _place(self, relative: str, digest: str, data: bytes | None) -> None:
+        if self.present.get(relative) == digest:
+            return
+        if self._prepare is not None:
+            prepare, self._prepare = self._prepare, None
+            prepare()
+        target = self.root.joinpath(*checked_parts(relative))
+        if target.parent not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.update(target.parents)
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        if data is None or (self.served_root is not None and self.served.get(relative) == digest):
+            os.link(self.served_root.joinpath(*checked_parts(relative)), temporary)  # type: ignore[union-attr]
+        else:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+            with os.fdopen(os.open(temporary, flags, 0o644), "wb") as handle:
+                handle.write(data)
+        os.replace(temporary, target)
+        self.present[relative] = digest
+
+
+@dataclass
+class Buffers:
+    """What the build state remembers of the two site folders."""
+
+    served: dict[str, str]
+    served_inode: tuple[int, int, int]
+    spare: dict[str, str] | None  # None: the spare folder is missing or was left half-written
+    spare_inode: tuple[int, int, int] | None
+
+
+def _inode(path: Path) -> tuple[int, int, int] | None:
+    """A folder's identity: its inode, and the times that change when an entry is added or removed.
+
+    A site deleted and made again, or changed at the top, is not mistaken for the one the state
+    describes (inode numbers alone are reused).
+    """
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode):
+        return None
+    return info.st_ino, info.st_mtime_ns, info.st_ctime_ns
+
+
+def _clone(source: Path, target: Path) -> None:
+    """A copy of a folder made of hard links: every file shared, nothing copied."""
+    os.mkdir(target, 0o755)
+    with os.scandir(source) as entries:
+        for entry in entries:
+            destination = target / entry.name
+            if entry.is_dir(follow_symlinks=False):
+                _clone(Path(entry.path), destination)
+            elif entry.is_file(follow_symlinks=False):
+                os.link(entry.path, destination)
+
+
+@contextlib.contextmanager
+def build_lock(out: Path) -> Iterator[None]:
+    out = out.absolute()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = out.parent / f".{out.name}.lock"
+    with open(lock_path, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as err:
+            raise BuildLocked(f"another build is writing {out} (lock {lock_path}); wait for it to finish") from err
+        yield
+
+
+@contextlib.contextmanager
+def double_buffered(out: Path, spare_path: Path, buffers: Buffers | None, save: Any) -> Iterator[SiteOutput]:
+    """Yield the writer for the next site; on normal exit swap it in (unless nothing changed).
+
+    `buffers` is what the state recorded after the last build (None: build from scratch);
+    `save(Buffers | None)` records the new state, called before the spare is touched (None:
+    the spare is no longer trustworthy) and after the swap. Call under `build_lock`.
+    """
+    out = out.absolute()
+    parent = out.parent
+    for leftover in parent.glob(f".{out.name}.staging-*"):
+        shutil.rmtree(leftover, ignore_errors=True)
+    served_inode = _inode(out)
+    usable = buffers is not None and served_inode is not None and served_inode == buffers.served_inode
+    if not usable:
+        save(None)
+        shutil.rmtree(spare_path, ignore_errors=True)
+        stage = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=parent))
+        os.chmod(stage, 0o755)
+        try:
+            output = SiteOutput(stage)
+            yield output
+            output.finish()
+            swap_in(stage, out)
+            _record(save, out, output.desired, None, None)
+        finally:
+            if stage.exists():
+                shutil.rmtree(stage, ignore_errors=True)
+        return
+
+    assert buffers is not None
+    spare_ok = buffers.spare is not None and _inode(spare_path) == buffers.spare_inode
+
+    def prepare() -> None:
+        save(Buffers(buffers.served, buffers.served_inode, None, None))
+        if not spare_ok:
+            shutil.rmtree(spare_path, ignore_errors=True)
+            spare_path.parent.mkdir(parents=True, exist_ok=True)
+            _clone(out, spare_path)
+
+    present = buffers.spare if spare_ok else dict(buffers.served)
+    output = SiteOutput(spare_path, buffers.served, out, present, defer=True, prepare=prepare)
+    if not spare_ok:
+        output.present = dict(buffers.served)
+    yield output
+    if output.unchanged():
+        return
+    output.finish()
+    if not _exchange(spare_path, out):
+        retired = spare_path.with_name(spare_path.name + "-old")
+        shutil.rmtree(retired, ignore_errors=True)
+        os.rename(out, retired)
+        os.rename(spare_path, out)
+        os.rename(retired, spare_path)
+    _record(save, out, output.desired, spare_path, buffers.served)
+
+
+def _record(save: Any, out: Path, served: dict[str, str], spare_path: Path | None, spare: dict[str, str] | None):
+    served_inode = _inode(out)
+    spare_inode = _inode(spare_path) if spare_path is not None else None
+    if served_inode is None:
+        save(None)
+        return
+    save(Buffers(served, served_inode, spare if spare_inode is not None else None, spare_inode))

@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 from registry.emit.urls import SiteUrls
-from registry.history import RepositoryInfo, distinct_versions
+from registry.emit.writer import SiteWriter, dump_json
+from registry.history import RepositoryInfo, SkillHistory, distinct_versions
 from registry.lifecycle import Lifecycle
 from registry.model import Severity, Skill
 from registry.score import Assessment
 
 FORMAT_VERSION = 1
+SINGLE_FILE_MAX = 1000  # skills; above this index.json lists shards (schema/index.schema.json)
+SHARD_SIZE = 500
+MAX_SHARDS = 1024
 
 
 def skill_entry(
     skill: Skill,
     urls: SiteUrls,
-    repository: RepositoryInfo,
+    history: SkillHistory | None,
     discovery_name: str | None,
     assessment: Assessment,
     lifecycle: Lifecycle,
 ) -> dict:
-    history = repository.histories.get(skill.location.rel_folder)
     yanked = lifecycle.yanked.get(skill.id, {})
     deprecation = lifecycle.deprecated.get(skill.id)
     counts = {severity.value: 0 for severity in Severity}
@@ -105,15 +110,7 @@ def skill_entry(
     }
 
 
-def build_index(
-    skills: list[Skill],
-    urls: SiteUrls,
-    repository: RepositoryInfo,
-    discovery_names: dict[str, str],
-    assessments: dict[str, Assessment],
-    title: str,
-    lifecycle: Lifecycle,
-) -> dict[str, Any]:
+def _header(urls: SiteUrls, repository: RepositoryInfo, title: str, count: int) -> dict[str, Any]:
     generated_from = (
         {"commit": repository.commit, "shallow": repository.shallow, "dirty": repository.dirty}
         if repository.commit
@@ -124,13 +121,82 @@ def build_index(
         "format_version": FORMAT_VERSION,
         "registry": {"title": title, "url": urls.absolute("")},
         "generated_from": generated_from,
-        "skill_count": len(skills),
-        "skills": [
-            skill_entry(s, urls, repository, discovery_names.get(s.id), assessments[s.id], lifecycle) for s in skills
-        ],
+        "skill_count": count,
+    }
+
+
+def shard_count(skills: int) -> int:
+    """0 (one file) up to SINGLE_FILE_MAX skills, then a power of two giving shards of about SHARD_SIZE."""
+    if skills <= SINGLE_FILE_MAX:
+        return 0
+    count = 2
+    while skills / count > SHARD_SIZE and count < MAX_SHARDS:
+        count *= 2
+    return count
+
+
+def shard_of(skill_id: str, count: int) -> int:
+    """The shard holding a skill: an agent looking for one id fetches one shard (README "For agents")."""
+    return int(hashlib.sha256(skill_id.encode("utf-8")).hexdigest()[:8], 16) % count
+
+
+def emit_index(
+    writer: SiteWriter,
+    entries: Sequence[bytes],
+    ids: Sequence[str],
+    urls: SiteUrls,
+    repository: RepositoryInfo,
+    title: str,
+    lifecycle: Lifecycle,
+) -> None:
+    """Write index.json from serialised skill entries (in id order): one file, or a manifest of shards.
+
+    Entries arrive serialised (rendered and cached per skill), so the index is spliced, never held
+    as one large structure in memory.
+    """
+    tail = {
         "redirects": [
             {"from": old, "to": new, "url": urls.absolute(SiteUrls.skill_page(new))}
             for old, new in sorted(lifecycle.renamed.items())
         ],
         "withdrawn": [{"id": skill_id, "reason": reason} for skill_id, reason in sorted(lifecycle.withdrawn.items())],
     }
+    count = shard_count(len(entries))
+    if count == 0:
+        writer.write_bytes(
+            "index.json", _splice(_header(urls, repository, title, len(entries)), "skills", entries, tail)
+        )
+        return
+    members: list[list[bytes]] = [[] for _ in range(count)]
+    for skill_id, entry in zip(ids, entries, strict=True):
+        members[shard_of(skill_id, count)].append(entry)
+    shards = []
+    for number, shard_entries in enumerate(members):
+        path = f"index/{number}.json"
+        head = {"format_version": FORMAT_VERSION, "shard": number, "shard_count": count}
+        data = _splice({**head, "skill_count": len(shard_entries)}, "skills", shard_entries, {})
+        writer.write_bytes(path, data)
+        shards.append(
+            {
+                "url": urls.absolute(path),
+                "skill_count": len(shard_entries),
+                "digest": "sha256:" + hashlib.sha256(data).hexdigest(),
+                "bytes": len(data),
+            }
+        )
+    manifest = _header(urls, repository, title, len(entries))
+    manifest["shard_rule"] = "int(sha256(skill id as UTF-8) first 8 hex digits, 16) % shard count"
+    manifest["shards"] = shards
+    manifest.update(tail)
+    writer.write_bytes("index.json", dump_json(manifest))
+
+
+def _splice(head: dict[str, Any], key: str, entries: Sequence[bytes], tail: dict[str, Any]) -> bytes:
+    """dump_json({**head, key: entries, **tail}) where entries are already serialised."""
+    parts = [dump_json(head).rstrip(b"\n")[:-1], b"," if head else b"", dump_json(key).rstrip(b"\n"), b":["]
+    parts.append(b",".join(entries))
+    parts.append(b"]")
+    for name, value in tail.items():
+        parts += [b",", dump_json(name).rstrip(b"\n"), b":", dump_json(value).rstrip(b"\n")]
+    parts.append(b"}\n")
+    return b"".join(parts)

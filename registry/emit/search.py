@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
+from registry.output import SiteOutput
 from registry.search.documents import SearchDocument
 from registry.search.index import IndexStats, update_index
 from registry.search.text import STOP_WORDS, words
+from registry.state import BuildState, key_of
 
 CHUNK = 500
 FIELD_BITS = {"name": 1, "tags": 2, "description": 4, "body": 8}
@@ -38,6 +41,7 @@ class SearchStats:
     whoosh: IndexStats
     shards: int
     pagefind_seconds: float
+    reused: bool = False  # Pagefind's bundle was kept: no page it reads changed
 
 
 def token_fields(doc: SearchDocument) -> dict[str, int]:
@@ -87,21 +91,40 @@ def write_shards(writer: SiteWriter, documents: list[SearchDocument]) -> int:
     return len(shards)
 
 
-def run_pagefind(site: Path) -> None:
-    """Index the skill cards (elements marked data-pagefind-body) of the built HTML."""
+def run_pagefind(site: Path, output: Path) -> None:
+    """Index the skill cards (elements marked data-pagefind-body) of the built HTML into `output`."""
     subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(site), "--silent", "--force-language", "en"],
+        [
+            sys.executable, "-m", "pagefind", "--site", str(site), "--output-path", str(output),
+            "--silent", "--force-language", "en",
+        ],
         check=True,
         capture_output=True,
         timeout=1800,
-    )
+    )  # fmt: skip
 
 
-def emit_search(writer: SiteWriter, documents: list[SearchDocument], cache: Path) -> SearchStats:
+def emit_search(writer: SiteOutput, documents: list[SearchDocument], cache: Path, state: BuildState) -> SearchStats:
+    """Whoosh (incremental), token shards, and Pagefind: re-run only when a page it reads changed."""
     import time
 
     stats = update_index(cache / "whoosh", documents)
-    shard_count = write_shards(writer, documents)
+    shard_count = write_shards(writer, documents)  # type: ignore[arg-type]
     started = time.perf_counter()
-    run_pagefind(writer.root)
+    pages = key_of("pagefind", sorted((p, d) for p, d in writer.desired.items() if p.endswith(".html")))
+    saved = state.meta("pagefind")
+    if isinstance(saved, tuple) and saved[0] == pages and all(writer.keep(p, d) for p, d in saved[1].items()):
+        return SearchStats(stats, shard_count, 0.0, reused=True)
+    writer.finish()  # Pagefind reads the pages from disk: they must be there, and stale ones gone
+    with tempfile.TemporaryDirectory(prefix="pagefind-", dir=cache) as scratch:
+        bundle = Path(scratch) / "pagefind"
+        run_pagefind(writer.root, bundle)
+        produced: dict[str, str] = {}
+        for path in sorted(bundle.rglob("*")):
+            if path.is_file():
+                relative = "pagefind/" + path.relative_to(bundle).as_posix()
+                data = path.read_bytes()
+                writer.write_bytes(relative, data)
+                produced[relative] = writer.desired[relative]
+    state.set_meta("pagefind", (pages, produced))
     return SearchStats(stats, shard_count, time.perf_counter() - started)

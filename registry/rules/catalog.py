@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from registry import lifecycle, versions
+from registry import lifecycle, skill_jobs, versions
 from registry.dialects import DIALECTS
 from registry.emit import well_known
 from registry.rules import fields, layout, pull_request, reading
@@ -23,6 +23,7 @@ AREAS: tuple[tuple[str, tuple[Rule, ...]], ...] = (
     ("Lifecycle", lifecycle.RULES),
     ("Pull request checks", pull_request.RULES),
     ("Discovery indexes", well_known.RULES),
+    ("Build isolation and limits", skill_jobs.RULES),
 )
 
 

@@ -30,31 +30,48 @@ class Assessment:
     risk_override: str | None  # the maintainer-approved reason when policy allows a risky skill
 
 
-def score_skill(
-    skill: Skill, contents: Mapping[str, bytes], repository: RepositoryInfo, policy: Policy
-) -> Assessment:
-    history = repository.histories.get(skill.location.rel_folder)
-    versions = check_versions(skill, history)
-    skill.findings.extend(versions.findings)
+@dataclass(frozen=True)
+class ContentScore:
+    """What depends on a skill's files and the policy alone: cached by content in incremental builds."""
 
+    risk: RiskAssessment
+    categorisation: Categorisation
+    findings: tuple[Finding, ...]
+
+
+def score_content(skill: Skill, contents: Mapping[str, bytes], policy: Policy) -> ContentScore:
     risk = assess(skill, contents)
-    skill.findings.extend(risk.findings)
     skill.risk_level = risk.level
-
     categorisation = categorise(skill, policy.categories, policy.category_keywords)
-    skill.findings.extend(categorisation.findings)
+    _apply_categorisation(skill, categorisation)
+    return ContentScore(risk, categorisation, tuple(risk.findings) + tuple(categorisation.findings))
+
+
+def _apply_categorisation(skill: Skill, categorisation: Categorisation) -> None:
     skill.category = categorisation.category
     skill.category_inferred = categorisation.inferred
     skill.category_evidence = list(categorisation.evidence)
     skill.tags = list(categorisation.tags)
 
+
+def score_history(skill: Skill, content: ContentScore, repository: RepositoryInfo, policy: Policy) -> Assessment:
+    """Versions, checksums and the earned trust tier: these change with history, not content."""
+    history = repository.histories.get(skill.location.rel_folder)
+    versions = check_versions(skill, history)
+    skill.findings.extend(versions.findings)
+    skill.findings.extend(content.findings)
+    risk = content.risk
     trust = assess_trust(skill, policy, history, versions.valid, risk.level, repository.commit_time)
     skill.findings.extend(trust.findings)
     override = policy.risk_override(skill.id)
     allowed = override is not None and RISK_LEVELS.index(risk.level) <= RISK_LEVELS.index(override.max_level)
     return Assessment(
-        versions.revisions, versions.valid, risk, categorisation, trust, override.reason if allowed else None
+        versions.revisions, versions.valid, risk, content.categorisation, trust, override.reason if allowed else None
     )
+
+
+def score_skill(skill: Skill, contents: Mapping[str, bytes], repository: RepositoryInfo, policy: Policy) -> Assessment:
+    return score_history(skill, score_content(skill, contents, policy), repository, policy)
 
 
 def apply_severity_overrides(findings: list[Finding], severity: Mapping[str, str]) -> list[Finding]:
@@ -70,4 +87,3 @@ def apply_severity_overrides(findings: list[Finding], severity: Mapping[str, str
             finding = dataclasses.replace(finding, severity=Severity(wanted))
         result.append(finding)
     return result
-

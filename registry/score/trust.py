@@ -22,7 +22,9 @@ from registry.policy import TIERS, Policy
 from registry.rules.base import Rule, W
 
 CLAIM_NOT_EARNED = Rule(
-    "U001", W, "trust level not earned",
+    "U001",
+    W,
+    "trust level not earned",
     "the skill claims trust-level '{claimed}' but earned '{earned}': {why}",
     "Remove trust-level or ask the registry maintainers to verify the publisher in registry.yaml.",
     "trust-level: official in a community publisher's skill",
@@ -82,8 +84,10 @@ def assess_trust(
     checksum_matches = isinstance(declared_checksum, str) and declared_checksum.strip() == skill.content_digest
 
     reasons: list[str] = []
-    who = f"publisher '{publisher.name}' is {publisher_tier} in registry.yaml" if publisher else (
-        f"namespace '{namespace or skill.id}' has no publisher in registry.yaml"
+    who = (
+        f"publisher '{publisher.name}' is {publisher_tier} in registry.yaml"
+        if publisher
+        else (f"namespace '{namespace or skill.id}' has no publisher in registry.yaml")
     )
     if publisher_tier == "official" and not risky:
         tier = "official"
@@ -130,7 +134,7 @@ def assess_trust(
         ),
         Signal(
             "published for 30 days or more", 5, age_days is not None and age_days >= 30,
-            f"{age_days} days" if age_days is not None else "no git history",
+            f"first published {history.first_published[:10]}" if history else "no git history",
         ),
         Signal(
             "maintained: several commits", 5, bool(history and history.commits >= 2),
