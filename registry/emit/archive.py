@@ -9,14 +9,30 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import tarfile
 from collections.abc import Iterable
 
 ARCHIVE_MTIME = 0
 
 
+def client_rejects(path: str) -> bool:
+    """True for a path the `skills` CLI refuses in an archive, which makes it drop the whole skill
+    (formats.md 4.4): NUL, a leading '/' or '\\', a drive letter, any '\\', a '.' or '..' segment."""
+    return (
+        not path
+        or "\x00" in path
+        or "\\" in path
+        or path.startswith("/")
+        or re.match(r"^[A-Za-z]:", path) is not None
+        or any(part in ("", ".", "..") for part in path.split("/"))
+    )
+
+
 def ustar_fits(path: str) -> bool:
-    """True when the path can be stored in a USTAR header (name 100 bytes + prefix 155 bytes)."""
+    """True when every client can unpack the path from a plain USTAR header (name 100 + prefix 155 bytes)."""
+    if client_rejects(path):
+        return False
     encoded = path.encode("utf-8")
     if len(encoded) <= 100:
         return True
@@ -29,10 +45,15 @@ def ustar_fits(path: str) -> bool:
 
 
 def build_tar_gz(members: Iterable[tuple[str, bytes, bool]]) -> bytes:
-    """members: (path, bytes, executable). Paths must already be safe and USTAR-sized."""
+    """members: (path, bytes, executable). Paths must pass `ustar_fits`; they are written SKILL.md
+    first, then sorted, whatever order they come in."""
+    ordered = sorted(members, key=lambda m: (m[0] != "SKILL.md", m[0].encode("utf-8")))
+    unfit = [path for path, _, _ in ordered if not ustar_fits(path)]
+    if unfit:
+        raise ValueError(f"paths no client can unpack from a USTAR archive: {unfit!r}")
     tar_buffer = io.BytesIO()
     with tarfile.open(fileobj=tar_buffer, mode="w", format=tarfile.USTAR_FORMAT) as archive:
-        for path, data, executable in members:
+        for path, data, executable in ordered:
             info = tarfile.TarInfo(path)
             info.size = len(data)
             info.mtime = ARCHIVE_MTIME
