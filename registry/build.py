@@ -29,7 +29,7 @@ from registry.emit.urls import SiteUrls
 from registry.emit.writer import dump_json
 from registry.lifecycle import Lifecycle, apply_lifecycle, check_against, find_lifecycle, load_lifecycle, redirects_file
 from registry.model import CrawlResult, Finding, LeftOut, Severity, Skill, SkillLocation
-from registry.output import Buffers, SiteOutput, build_lock, digest_of, double_buffered
+from registry.output import Buffers, SiteOutput, build_lock, digest_of, double_buffered, served_intact
 from registry.policy import Policy, PolicyError, find_policy, load_policy
 from registry.rules.catalog import all_rules
 from registry.score import Assessment, apply_severity_overrides, score_history
@@ -54,6 +54,8 @@ class BuildResult:
     assessments: dict[str, Assessment] = field(default_factory=dict)
     search: SearchStats | None = None
     work: dict[str, int] = field(default_factory=dict)  # skills analysed and rendered, and reused from state
+    published_ids: list[str] = field(default_factory=list)
+    unchanged: bool = False  # nothing the build reads had changed: the last result, nothing redone
 
     @property
     def error_count(self) -> int:
@@ -62,8 +64,8 @@ class BuildResult:
     def counts(self) -> dict[str, int]:
         by_severity = Counter(f.severity.value for f in self.findings)
         return {
-            "skills_found": len(self.published) + len(self.left_out),
-            "published": len(self.published),
+            "skills_found": len(self.published_ids) + len(self.left_out),
+            "published": len(self.published_ids),
             "left_out": len(self.left_out),
             "errors": by_severity.get("error", 0),
             "warnings": by_severity.get("warning", 0),
@@ -84,7 +86,7 @@ class BuildResult:
             "counts": self.counts(),
             "timings_seconds": {k: round(v, 4) for k, v in self.timings.items()},
             "work": self.work,
-            "published": [s.id for s in self.published],
+            "published": self.published_ids,
             "left_out": [item.to_json() for item in self.left_out],
             "findings": [f.to_json() for f in self.findings],
         }
@@ -261,15 +263,72 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
         state = BuildState(cache / "state.sqlite")
         try:
             policy_file = options.policy or find_policy(options.source)
-            incremental = Incremental(
-                state,
-                code_fingerprint(options.templates, options.static, options.schema),
-                _file_digest(policy_file),
-                jobs,
-            )
-            return _build(options, progress, lap, timings, incremental)
+            code = code_fingerprint(options.templates, options.static, options.schema)
+            incremental = Incremental(state, code, _file_digest(policy_file), jobs)
+            inputs = _inputs_fingerprint(options, incremental, policy_file)
+            previous = _unchanged_result(options, state, inputs)
+            if previous is not None:
+                lap("check")
+                previous.timings = timings
+                _write_report(options, previous)
+                return previous
+            result = _build(options, progress, lap, timings, incremental)
+            if inputs is not None and result.written:
+                state.set_meta("inputs", inputs)
+                state.set_meta("result", _summary_of(result))
+            else:
+                state.set_meta("inputs", None)
+            return result
         finally:
             state.close()
+
+
+def _inputs_fingerprint(options: BuildOptions, incremental: Incremental, policy_file: Path | None) -> str | None:
+    """Everything a build reads, as one digest; None when the source is not a git work tree."""
+    signature = history.tree_signature(options.source)
+    if signature is None:
+        return None
+    lifecycle_file = find_lifecycle(policy_file, options.source)
+    settings = dataclasses.replace(options, clean=False, jobs=None, progress=False, report=None)
+    return key_of(
+        "inputs", incremental.code, incremental.policy, _file_digest(lifecycle_file), repr(settings),
+        str(options.source.resolve()), signature,
+    )  # fmt: skip
+
+
+def _unchanged_result(options: BuildOptions, state: BuildState, inputs: str | None) -> BuildResult | None:
+    """The last build's result when nothing it read has changed and its site is still in place."""
+    if inputs is None or options.clean or state.meta("inputs") != inputs:
+        return None
+    buffers = state.meta("buffers")
+    result = state.meta("result")
+    if (
+        not isinstance(buffers, Buffers)
+        or not isinstance(result, BuildResult)
+        or not served_intact(options.out, buffers)
+    ):
+        return None
+    result.work = {"analysed": 0, "analyses_reused": 0, "rendered": 0, "renders_reused": 0, "files_changed": 0}
+    result.unchanged = True
+    return result
+
+
+def _summary_of(result: BuildResult) -> BuildResult:
+    """What a build that changes nothing returns: counts, findings, left-out skills; no Skill objects."""
+    repository = history.RepositoryInfo(
+        result.repository.is_git, result.repository.commit, result.repository.shallow, result.repository.dirty,
+        commit_time=result.repository.commit_time,
+    )  # fmt: skip
+    return BuildResult(
+        result.source, result.out, [], result.left_out, result.findings, repository, result.discovery, True,
+        published_ids=result.published_ids,
+    )  # fmt: skip
+
+
+def _write_report(options: BuildOptions, result: BuildResult) -> None:
+    if options.report is not None:
+        options.report.parent.mkdir(parents=True, exist_ok=True)
+        options.report.write_bytes(dump_json(result.report(), pretty=True))
 
 
 def _build(
@@ -345,9 +404,8 @@ def _build(
         {"analysed": len(skills) - analysis.reused, "analyses_reused": analysis.reused,
          "rendered": reuse.rendered, "renders_reused": reuse.reused, "files_changed": changed_files},
     )  # fmt: skip
-    if options.report is not None:
-        options.report.parent.mkdir(parents=True, exist_ok=True)
-        options.report.write_bytes(dump_json(result.report(), pretty=True))
+    result.published_ids = [s.id for s in published]
+    _write_report(options, result)
     return result
 
 

@@ -12,6 +12,7 @@ RepositoryInfo: nothing crashes, the report and the pages say there is no histor
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 import posixpath
 import subprocess
@@ -413,3 +414,53 @@ def _relative(path: str | None, prefix: str) -> str | None:
     if path is None or not path.startswith(prefix):
         return None
     return path[len(prefix) :]
+
+
+def tree_signature(root: Path, max_untracked: int = 20_000) -> str | None:
+    """A digest that changes whenever a file under root may have changed; None when git can't say.
+
+    HEAD, plus every path `git status` reports (modified, untracked, ignored) with its size and
+    times. Tracked files git reports clean are identical to HEAD's blobs (git checks stat data, and
+    content when the stat data is ambiguous), so HEAD stands for them. Costs one `git status`
+    (reading git's index, not the files), however large the tree.
+    """
+    head = _git(root, "rev-parse", "HEAD")
+    if head is None:
+        return None
+    status = _git(
+        root, "--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching",
+        "--", ".",
+    )  # fmt: skip
+    if status is None:
+        return None
+    digest = hashlib.sha256(head.encode() + b"\0" + status.encode("utf-8", "surrogateescape"))
+    top = Path((_git(root, "rev-parse", "--show-toplevel") or "").strip() or root)
+    seen = 0
+    for entry in status.split("\0"):
+        path = entry[3:] if len(entry) > 3 else ""
+        if not path:
+            continue
+        target = top / path
+        for file in _walk_listed(target):
+            seen += 1
+            if seen > max_untracked:
+                return None
+            try:
+                info = os.lstat(file)
+            except OSError:
+                continue
+            facts = f"{file}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0{info.st_ino}\0{info.st_mode}"
+            digest.update(facts.encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _walk_listed(target: Path) -> Iterable[Path]:
+    """A path from `git status`: a file, or an ignored folder (listed once, with a trailing slash)."""
+    if target.is_dir() and not target.is_symlink():
+        yield target
+        for folder, dirs, files in os.walk(target):
+            dirs.sort()
+            for name in sorted(files) + dirs:
+                yield Path(folder) / name
+    else:
+        yield target

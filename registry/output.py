@@ -259,6 +259,10 @@ def _clone(source: Path, target: Path) -> None:
                 os.link(entry.path, destination)
 
 
+def served_intact(out: Path, buffers: Buffers) -> bool:
+    return _inode(out.absolute()) == buffers.served_inode
+
+
 @contextlib.contextmanager
 def build_lock(out: Path) -> Iterator[None]:
     out = out.absolute()

@@ -66,13 +66,51 @@ def test_noop_rebuild_writes_nothing_and_reuses_every_skill(registry_repo: Path,
     again = build(options(registry_repo, out))
 
     assert snapshot(out) == before  # same inodes, same modification times, same bytes: nothing written
+    assert again.unchanged  # git says nothing changed: the last result is returned, nothing redone
+    assert again.published_ids == first.published_ids
+    assert [f.to_json() for f in again.findings] == [f.to_json() for f in first.findings]
+    assert again.report()["counts"] == first.report()["counts"]
+
+    (registry_repo / "skills" / "opsworks" / "log-triage" / "notes.txt").write_text("untracked")
+    (registry_repo / "skills" / "opsworks" / "log-triage" / "notes.txt").unlink()  # touched, then gone: no change
+    third = build(options(registry_repo, out))
+    assert snapshot(out) == before
+    assert third.work == {
+        "analysed": 0, "analyses_reused": 23, "rendered": 0, "renders_reused": 23, "files_changed": 0,
+    } or third.unchanged  # fmt: skip
+    assert sorted(p.name for p in search_cache(out).iterdir()) == spare_before
+
+
+def test_noop_rebuild_of_a_plain_folder_writes_nothing(tmp_path: Path):
+    source = tmp_path / "plain"
+    shutil.copytree(SKILLS_INDEX, source)
+    out = tmp_path / "site"
+    build(BuildOptions(source=source, out=out, jobs=1))
+    before = snapshot(out)
+    again = build(BuildOptions(source=source, out=out, jobs=1))
+    assert not again.unchanged  # no git: every skill is checked again, from the build state
     assert again.work == {
         "analysed": 0, "analyses_reused": 23, "rendered": 0, "renders_reused": 23, "files_changed": 0,
     }  # fmt: skip
     assert again.search is not None and again.search.reused and again.search.whoosh.indexed == 0
-    assert sorted(p.name for p in search_cache(out).iterdir()) == spare_before
-    assert [s.id for s in again.published] == [s.id for s in first.published]
-    assert [f.to_json() for f in again.findings] == [f.to_json() for f in first.findings]
+    assert snapshot(out) == before
+
+
+def test_an_untracked_edit_is_seen_by_the_fast_path(registry_repo: Path, tmp_path: Path):
+    out = tmp_path / "site"
+    build(options(registry_repo, out))
+    build(options(registry_repo, out))
+    skill_md = registry_repo / "skills" / "opsworks" / "log-triage" / "SKILL.md"
+    text = skill_md.read_text().replace('version: "2.0.1"', 'version: "2.1.0"')
+    skill_md.write_text(text + "\nUncommitted line.\n")
+    result = build(options(registry_repo, out))
+    assert not result.unchanged
+    assert "Uncommitted line." in (out / "skills" / "opsworks" / "log-triage" / "index.html").read_text()
+    text = skill_md.read_text().replace('version: "2.1.0"', 'version: "2.2.0"')
+    skill_md.write_text(text + "\nA second uncommitted line.\n")  # already dirty, edited again
+    result = build(options(registry_repo, out))
+    assert not result.unchanged
+    assert "A second uncommitted line." in (out / "skills" / "opsworks" / "log-triage" / "index.html").read_text()
 
 
 def test_one_change_rerenders_one_skill_and_keeps_the_served_site_untouched_until_the_swap(

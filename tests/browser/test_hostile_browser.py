@@ -157,11 +157,6 @@ def test_raw_skill_files_run_no_script_even_as_html_or_svg(site, open_page):
         page.context.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="product bug: /.well-known/skills/<name>/ copies a skill's files and serves them with the site-wide CSP "
-    "(script-src 'self'), not /raw/'s sandbox: a skill's HTML file loading its own .js runs on the registry origin",
-)
 def test_discovery_copies_of_skill_files_run_no_script(site, open_page):
     page, problems = open_page()
     response = page.goto(f"{site.url}.well-known/skills/markup-everywhere/assets/loader.html")
