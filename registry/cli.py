@@ -50,17 +50,29 @@ def main() -> None:
     help="registry.yaml to use (default: beside the source, or at its git repository's root).",
 )
 @click.option("--title", default="Skill Registry", show_default=True, help="Site title.")
+@click.option(
+    "--clean", is_flag=True, help="Ignore the incremental build state (.<out>.cache) and rebuild everything."
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), help="Worker processes for reading and rendering [default: cores]."
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
 def build(
     source: Path, out: Path, base_url: str, strict: bool, report: Path | None, policy: Path | None, title: str,
-    quiet: bool,
+    clean: bool, jobs: int | None, quiet: bool,
 ) -> None:  # fmt: skip
-    """Build the site, index.json and .well-known layouts from a tree of skills."""
+    """Build the site, index.json and .well-known layouts from a tree of skills.
+
+    Builds are incremental: what did not change since the last build into the same --out is
+    reused from the build state beside it, and a build that changes nothing writes nothing.
+    The output is byte-for-byte what --clean would give.
+    """
     from registry.summary import print_build_summary, progress_reporter
 
     options = BuildOptions(
-        source=source, out=out, base_url=base_url, strict=strict, report=report, policy=policy, title=title
-    )
+        source=source, out=out, base_url=base_url, strict=strict, report=report, policy=policy, title=title,
+        clean=clean, jobs=jobs,
+    )  # fmt: skip
     with progress_reporter(enabled=not quiet) as progress:
         try:
             from registry.build import build as run_build

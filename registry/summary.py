@@ -42,11 +42,26 @@ def progress_reporter(enabled: bool) -> Iterator:
         yield report
 
 
+def incremental_line(result: BuildResult) -> str:
+    if result.unchanged:
+        return "Nothing changed since the last build (git status, policy, code): nothing rebuilt, nothing written."
+    work = result.work
+    if not work:
+        return ""
+    return (
+        f"Incremental: {work.get('analysed', 0)} skills read, {work.get('analyses_reused', 0)} reused; "
+        f"{work.get('rendered', 0)} rendered, {work.get('renders_reused', 0)} reused; "
+        f"{work.get('files_changed', 0)} files changed."
+    )
+
+
 def print_build_summary(result: BuildResult, quiet: bool) -> None:
     console = Console(stderr=True, highlight=False, soft_wrap=True)
     counts = result.counts()
     total_time = sum(result.timings.values())
     state = "written to" if result.written else "NOT written (strict mode found errors):"
+    if result.unchanged or (result.written and result.work.get("files_changed") == 0):
+        state = "unchanged at"
     headline = (
         f"{counts['published']} published, {counts['left_out']} left out, "
         f"{counts['errors']} errors, {counts['warnings']} warnings, {counts['info']} info "
@@ -72,6 +87,7 @@ def print_build_summary(result: BuildResult, quiet: bool) -> None:
         console.print(f"Most frequent findings: {top}")
     stages = ", ".join(f"{stage} {seconds:.2f}s" for stage, seconds in result.timings.items())
     console.print(f"Stages: {stages}")
+    console.print(incremental_line(result))
     if not result.repository.is_git:
         console.print("Source is not a git repository: no dates, versions history or commit in the outputs.")
     elif result.repository.shallow:
