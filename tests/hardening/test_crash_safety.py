@@ -6,6 +6,7 @@ whatever the build does inside: staging folders, incremental state, parallel wor
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -66,6 +67,20 @@ def beside(out: Path) -> set[str]:
     return set(os.listdir(out.parent))
 
 
+def beside_state(out: Path) -> dict[str, tuple[int, int]]:
+    """Everything beside the site (staging folders, caches, spare copies), with sizes and mtimes."""
+    state = {}
+    for folder, dirs, files in os.walk(out.parent):
+        if Path(folder) == out.parent and out.name in dirs:
+            dirs.remove(out.name)
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            with contextlib.suppress(FileNotFoundError):
+                info = os.lstat(path)
+                state[path] = (info.st_size, info.st_mtime_ns)
+    return state
+
+
 def change_source(source: Path, round_number: int) -> dict[str, str]:
     """Edit several skills, add one, remove one; returns what the next complete site must show."""
     skill_mds = sorted(p for p in source.rglob("SKILL.md") if "hardening-added" not in str(p))
@@ -118,14 +133,15 @@ def test_sigkill_at_any_moment_leaves_the_previous_site(source, tmp_path):
         check_index_json(out)
     assert killed >= len(KILL_FRACTIONS) // 2, f"only {killed} builds were still running when killed"
 
-    # As soon as anything new appears beside the site (a staging folder, a temporary file), kill.
+    # As soon as anything appears or changes beside the site (a staging folder, a spare copy, a temporary
+    # file, the build state), kill.
     previous = site_hashes(out)
     change = change_source(source, len(KILL_FRACTIONS) + 1)
+    before = beside_state(out)
     process = start_build(source, out)
-    appeared: set[str] = set()
+    appeared = False
     while process.poll() is None and not appeared:
-        appeared = beside(out) - expected_beside
-        time.sleep(0.001)
+        appeared = beside_state(out) != before
     code = kill(process)
     assert appeared, "a build writes somewhere beside the site before it swaps it in"
     assert code == -signal.SIGKILL, "the build ended before it could be killed"
@@ -139,7 +155,8 @@ def test_sigkill_at_any_moment_leaves_the_previous_site(source, tmp_path):
     assert not (out / "skills").joinpath(*change["removed"].split("/")).exists()
     leftovers = beside(out) - expected_beside
     assert leftovers == set(), f"left beside the site: {leftovers}"
-    assert not [p for p in out.parent.iterdir() if ".staging" in p.name or p.name.endswith(".tmp")]
+    temporary = [p for p in beside_state(out) if ".staging" in p or p.endswith(".tmp")]
+    assert temporary == [], temporary
 
 
 def test_two_builds_at_once_one_fails_fast_naming_the_lock(source, tmp_path):
