@@ -43,6 +43,7 @@ MARKER = ".bench-synthetic.json"  # written beside the repository: what was gene
 EPOCH = 1_700_000_000  # 2023-11-14, the date of the initial import
 DAY = 86_400
 SCAFFOLD_WEIGHT = 0.015  # share of skills drawn from `skill-registry new` scaffolds (all dialects)
+HEADING_KEYWORDS = frozenset({"command", "parameters", "commands"})
 CATEGORIES = ["development", "creative", "enterprise", "data", "devops", "other"]
 
 # Spans of a prose line that are kept as written, and the words that are replaced.
@@ -74,6 +75,7 @@ class Template:
     parts: list[str]  # body: literal text at even positions, the original word at odd positions (a slot)
     files: list[tuple[str, bytes, bool]]  # support files: (path, content, executable)
     has_version: bool
+    heading_slots: frozenset[int] = frozenset()  # slots on heading lines
 
 
 @dataclass
@@ -111,9 +113,11 @@ def _frontmatter_entries(frontmatter: str) -> list[tuple[str | None, str]]:
     return entries
 
 
-def _skeleton(body: str, keep_headings: bool, keep_tables: bool) -> list[str]:
-    """The body as literal text and word slots; code blocks and protected spans stay literal."""
+def _skeleton(body: str, keep_headings: bool, keep_tables: bool) -> tuple[list[str], frozenset[int]]:
+    """The body as literal text and word slots (and the slots on heading lines); code blocks and
+    protected spans stay literal."""
     parts = [""]
+    headings: set[int] = set()
     fence: str | None = None
     for line in body.splitlines(keepends=True):
         stripped = line.lstrip()
@@ -130,11 +134,13 @@ def _skeleton(body: str, keep_headings: bool, keep_tables: bool) -> list[str]:
             if match.group("word") is None:
                 continue
             parts[-1] += line[position : match.start()]
+            if stripped.startswith("#"):
+                headings.add(len(parts) // 2)
             parts.append(match.group("word"))
             parts.append("")
             position = match.end()
         parts[-1] += line[position:]
-    return parts
+    return parts, frozenset(headings)
 
 
 def _scaffold_templates() -> list[tuple[str, str, list[tuple[str, bytes, bool]]]]:
@@ -192,11 +198,11 @@ def load_profile(corpus: Path = CORPUS) -> Profile:
         entries = _frontmatter_entries(frontmatter)
         keys = {key for key, _ in entries if key}
         quiz_or_tools = "quiz" in keys or "gibberish" in dialects or origin == "scaffold:gibberish"
-        parts = _skeleton(body, keep_headings=quiz_or_tools, keep_tables=quiz_or_tools)
+        parts, headings = _skeleton(body, keep_headings=quiz_or_tools, keep_tables=quiz_or_tools)
         has_version = "version" in keys or any(
             key == "metadata" and re.search(r"^\s+version\s*:", entry, re.M) for key, entry in entries
         )
-        templates.append(Template(origin, dialects, entries, parts, files, has_version))
+        templates.append(Template(origin, dialects, entries, parts, files, has_version, headings))
         digest.update(origin.encode() + b"\0" + text.encode() + b"\0")
         for path, content, executable in files:
             digest.update(path.encode() + b"\0" + hashlib.sha256(content).digest() + bytes([executable]))
@@ -272,6 +278,8 @@ def render_body(template: Template, profile: Profile, seed: int) -> str:
     for index in range(slots):
         original = parts[2 * index + 1]
         word = words[index]
+        if word in HEADING_KEYWORDS and index in template.heading_slots:
+            word = original.lower()  # a `#### Command` heading would make the skill a gibb.eri.sh tool section
         out.append(word.capitalize() if original[0].isupper() else word)
         out.append(parts[2 * index + 2])
     return "".join(out)

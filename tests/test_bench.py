@@ -95,7 +95,8 @@ def test_body_keeps_code_and_placeholders_and_replaces_prose():
         "# Deploying things\n\nRun the deployment carefully with {{target}} and $focus, see `install.sh`.\n\n"
         "```bash\ncurl -fsSL https://example.com/install.sh | sh\n```\n\n- Check [the docs](https://example.com/docs)\n"
     )
-    template = synthetic.Template("x", (), [], synthetic._skeleton(body, False, False), [], False)
+    parts, headings = synthetic._skeleton(body, False, False)
+    template = synthetic.Template("x", (), [], parts, [], False, headings)
     words = ["alpha", "bravo", "charlie"]
     profile = synthetic.Profile([template], words, [1, 2, 3], words, [1, 2, 3], [40], ["a"], "f")
     rendered = synthetic.render_body(template, profile, seed=random.Random(1).getrandbits(32))
@@ -108,6 +109,15 @@ def test_body_keeps_code_and_placeholders_and_replaces_prose():
         "alpha", "bravo", "charlie", "install"
     }  # fmt: skip
     assert rendered.count("\n") == body.count("\n")
+    assert headings == {0, 1}  # "Deploying things"
+
+
+def test_headings_never_become_tool_sections():
+    parts, headings = synthetic._skeleton("## Usage notes\n\n#### Details here\n\nSome words.\n", False, False)
+    template = synthetic.Template("x", (), [], parts, [], False, headings)
+    profile = synthetic.Profile([template], ["command"], [1], ["command"], [1], [40], ["a"], "f")
+    rendered = synthetic.render_body(template, profile, seed=5)
+    assert rendered.splitlines() == ["## Usage notes", "", "#### Details here", "", "Command command."]
 
 
 def test_targets_report_met_and_unmeasured():
