@@ -37,7 +37,8 @@ def one_build(source: Path, out: Path) -> dict:
     return {
         "seconds": round(total, 3),
         "stages": {k: round(v, 3) for k, v in result.timings.items()},
-        "published": len(result.published),
+        "published": result.counts()["published"],
+        "unchanged": getattr(result, "unchanged", False),  # nothing changed: the build redid nothing
         "whoosh_index_seconds": round(whoosh.seconds, 3) if whoosh else None,
         "whoosh_reindexed": whoosh.indexed if whoosh else None,
         "pagefind_seconds": round(result.search.pagefind_seconds, 3) if result.search else None,
@@ -91,12 +92,12 @@ def print_report(report: dict) -> None:
         f"  cold build      {best['seconds']:8.2f} s   stages: "
         + ", ".join(f"{k} {v:.2f}" for k, v in best["stages"].items())
     )
+    noop_whoosh = "nothing redone" if best_noop["whoosh_index_seconds"] is None else "Whoosh re-indexed"
     print(
-        f"  no-op rebuild   {best_noop['seconds']:8.2f} s   (Whoosh re-indexed {best_noop['whoosh_reindexed']} documents)"
+        f"  no-op rebuild   {best_noop['seconds']:8.2f} s   ({noop_whoosh} {best_noop['whoosh_reindexed'] or 0} documents)"
     )
-    print(
-        f"  Whoosh indexing {best['whoosh_index_seconds']:8.2f} s cold, {best_noop['whoosh_index_seconds']:.2f} s no-op"
-    )
+    noop_seconds = best_noop["whoosh_index_seconds"] or 0.0
+    print(f"  Whoosh indexing {best['whoosh_index_seconds']:8.2f} s cold, {noop_seconds:.2f} s no-op")
     print(f"  Pagefind        {best['pagefind_seconds']:8.2f} s")
     latency = report["query_latency"]
     print(f"  CLI search      p50 {latency['p50_ms']} ms, p95 {latency['p95_ms']} ms over {latency['queries']} queries")

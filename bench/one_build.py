@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> None:
     search = result.search
     stats = {
         "build_seconds": round(seconds, 4),
-        "published": len(result.published),
+        "published": result.counts()["published"],
+        "unchanged": getattr(result, "unchanged", None),  # the build found nothing changed and redid nothing
+        "work": getattr(result, "work", None),
         "left_out": len(result.left_out),
         "whoosh_seconds": round(search.whoosh.seconds, 4) if search else None,
         "whoosh_indexed": search.whoosh.indexed if search else None,

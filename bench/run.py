@@ -150,6 +150,8 @@ def run_build(source: Path, out: Path, work: Path, label: str, jobs: int | None)
         "counts": data["counts"],
         "search": {k: extra[k] for k in ("whoosh_seconds", "whoosh_indexed", "whoosh_unchanged", "pagefind_seconds")},
         "jobs": extra["jobs"],
+        "unchanged": extra.get("unchanged"),
+        "work": extra.get("work"),
     }
 
 
@@ -364,7 +366,9 @@ def _mb(value: int) -> str:
 def _build_row(build: dict) -> str:
     return (
         f"{build['seconds']:.2f} s (build() {build['build_seconds']:.2f} s, "
-        f"Whoosh re-indexed {build['search']['whoosh_indexed']}, peak RSS {_mb(build['peak_tree_rss_bytes'])})"
+        f"Whoosh re-indexed {build['search']['whoosh_indexed']}, peak RSS {_mb(build['peak_tree_rss_bytes'])}"
+        + (", nothing changed: nothing redone" if build.get("unchanged") else "")
+        + ")"
     )
 
 
