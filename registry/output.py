@@ -132,6 +132,7 @@ class SiteOutput:
         self._deferring = defer
         self._prepare = prepare  # called once before the first write into root
         self._made: set[Path] = {root}
+        self._temporaries = 0
 
     @property
     def written(self) -> list[str]:
@@ -211,7 +212,8 @@ class SiteOutput:
         if target.parent not in self._made:
             target.parent.mkdir(parents=True, exist_ok=True)
             self._made.update(target.parents)
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        self._temporaries += 1  # a short name: the target's own name may already be at the 255-byte limit
+        temporary = target.with_name(f".{os.getpid()}.{self._temporaries}.tmp")
         if data is None or (self.served_root is not None and self.served.get(relative) == digest):
             os.link(self.served_root.joinpath(*checked_parts(relative)), temporary)  # type: ignore[union-attr]
         else:

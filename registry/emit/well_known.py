@@ -62,8 +62,9 @@ PATH_NOT_IN_ARCHIVE = Rule(
     "D004",
     W,
     "file left out of archive",
-    "'{path}' is too long for a portable tar header and is left out of the archive",
-    "Shorten the path to under 100 bytes per file name and 255 in all.",
+    "'{path}' is left out of the archive: it is too long for a portable tar header, or has a part "
+    "`skills` clients refuse (a drive letter, a backslash, '.' or '..')",
+    "Use plain relative paths of ASCII names, under 100 bytes per file name and 255 in all.",
     "A 300-character nested path.",
 )
 
