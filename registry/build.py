@@ -7,18 +7,19 @@ whole site is complete.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
-import multiprocessing
 import os
 import pickle
 import shutil
+import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from registry import crawl as crawl_stage
 from registry import history, skill_jobs, validate
@@ -36,6 +37,7 @@ from registry.score import Assessment, apply_severity_overrides, score_history
 from registry.search.documents import SearchDocument
 from registry.skill_jobs import SourceChanged
 from registry.state import BuildState, code_fingerprint, key_of
+from registry.workers import Workers
 
 __all__ = ["SourceChanged", "analyse", "build", "search_cache"]
 
@@ -121,7 +123,7 @@ class Incremental:
     state: BuildState
     code: str
     policy: str  # digest of registry.yaml's bytes
-    jobs: int
+    workers: Workers
 
 
 def _file_digest(path: Path | None) -> str:
@@ -137,8 +139,9 @@ def analyse(
     progress: Progress = _no_progress,
     lap: Callable[[str], None] = lambda stage: None,
     incremental: Incremental | None = None,
-    jobs: int = 1,
+    workers: Workers | None = None,
 ) -> Analysis:
+    workers = workers or (incremental.workers if incremental else Workers(1))
     policy_file = policy_path or find_policy(source)
     policy = load_policy(policy_file, frozenset(r.code for r in all_rules()))
     lifecycle_file = find_lifecycle(policy_file, source)
@@ -167,7 +170,9 @@ def analyse(
             missing.append(index)
     reused = len(found.locations) - len(missing)
     work = [found.locations[i] for i in missing]
-    fresh = parallel_map(skill_jobs.analyse_skill, work, (limits, policy), jobs, progress, "parse")
+    fresh = workers.map(
+        skill_jobs.analyse_skill, work, (limits, policy), lambda done, total: progress("parse", done, total)
+    )
     for index, result in zip(missing, fresh, strict=True):
         analysed[index] = result
     if incremental is not None and missing:
@@ -180,7 +185,9 @@ def analyse(
     results = [a for a in analysed if a is not None]
     skills = [a.skill for a in results]
     for skill in skills:
-        skill.document.text = ""  # the body stays (trust and rendering read it); the full text is not needed again
+        # Scoring keeps what it needs of the text (Skill.body_headings, ...) and rendering reads the file
+        # again: 50,000 bodies are never held at once.
+        skill.document.text = skill.document.body = skill.document.frontmatter_text = ""
     lap("parse")
 
     validate.check_registry(skills)
@@ -220,31 +227,6 @@ def _plain_location(location: SkillLocation) -> tuple:
     )  # fmt: skip
 
 
-def parallel_map(function, items: list, shared: tuple, jobs: int, progress: Progress, stage: str) -> list:
-    """function(item, *shared) for every item, in order; in worker processes when it pays."""
-    if jobs <= 1 or len(items) < MIN_PARALLEL:
-        results = []
-        for index, item in enumerate(items):
-            results.append(function(item, *shared))
-            progress(stage, index + 1, len(items))
-        return results
-    results = []
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["registry.skill_jobs"])
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        # In windows, so that only a window of jobs and results is ever held in memory at once.
-        window = max(MIN_PARALLEL, jobs * 64)
-        for start in range(0, len(items), window):
-            batch = items[start : start + window]
-            chunk = max(1, len(batch) // (jobs * 4))
-            results.extend(pool.map(function, batch, *([value] * len(batch) for value in shared), chunksize=chunk))
-            progress(stage, min(len(items), start + window), len(items))
-    return results
-
-
-MIN_PARALLEL = 48  # below this, starting worker processes costs more than it saves
-
-
 def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResult:
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -261,10 +243,10 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
         if options.clean:
             shutil.rmtree(cache, ignore_errors=True)
         state = BuildState(cache / "state.sqlite")
-        try:
+        with contextlib.closing(state), Workers(jobs) as workers:
             policy_file = options.policy or find_policy(options.source)
             code = code_fingerprint(options.templates, options.static, options.schema)
-            incremental = Incremental(state, code, _file_digest(policy_file), jobs)
+            incremental = Incremental(state, code, _file_digest(policy_file), workers)
             inputs = _inputs_fingerprint(options, incremental, policy_file)
             previous = _unchanged_result(options, state, inputs)
             if previous is not None:
@@ -279,8 +261,6 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
             else:
                 state.set_meta("inputs", None)
             return result
-        finally:
-            state.close()
 
 
 def _inputs_fingerprint(options: BuildOptions, incremental: Incremental, policy_file: Path | None) -> str | None:
@@ -335,7 +315,7 @@ def _build(
     options: BuildOptions, progress: Progress, lap: Callable[[str], None], timings: dict[str, float],
     incremental: Incremental,
 ) -> BuildResult:  # fmt: skip
-    analysis = analyse(options.source, options.policy, options.limits, progress, lap, incremental, incremental.jobs)
+    analysis = analyse(options.source, options.policy, options.limits, progress, lap, incremental)
     found, skills, repository, assessments, policy, lifecycle = (
         analysis.found, analysis.skills, analysis.repository, analysis.assessments, analysis.policy,
         analysis.lifecycle,
@@ -445,6 +425,34 @@ class _CachedRender:
     index_entry: bytes
 
 
+@dataclass(frozen=True)
+class _Outcome:
+    """What the aggregate pages need of a rendered skill; its index.json entry waits in a spool file."""
+
+    discovery: well_known.DiscoveryEntries | None
+    document: SearchDocument
+    offset: int
+    length: int
+
+
+class _SpooledEntries(Sequence[bytes]):
+    """index.json entries read back from the spool file one at a time, in order."""
+
+    def __init__(self, spool: IO[bytes], outcomes: list[_Outcome]):
+        self.spool = spool
+        self.outcomes = outcomes
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        outcome = self.outcomes[index]
+        self.spool.seek(outcome.offset)
+        return self.spool.read(outcome.length)
+
+
 def _render_key(
     incremental: Incremental, settings: skill_jobs.PageSettings, analysis_key: str, job: skill_jobs.RenderJob
 ) -> str:
@@ -464,6 +472,14 @@ def _emit(
     writer: SiteOutput, data: SiteData, progress: Progress, lap: Callable[[str], None], incremental: Incremental,
     reuse: RenderReuse,
 ) -> SearchStats:  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        return _emit_site(writer, data, progress, lap, incremental, reuse, stack)
+
+
+def _emit_site(
+    writer: SiteOutput, data: SiteData, progress: Progress, lap: Callable[[str], None], incremental: Incremental,
+    reuse: RenderReuse, stack: contextlib.ExitStack,
+) -> SearchStats:  # fmt: skip
     options, published, repository, discovery = data.options, data.published, data.repository, data.discovery
     urls = SiteUrls(options.site_url)
     state = incremental.state
@@ -482,25 +498,30 @@ def _emit(
         for skill in published
     ]  # fmt: skip
     keys = [_render_key(incremental, settings, data.analysis_keys.get(j.skill.id, ""), j) for j in jobs]
-    cached = state.get_many("render", keys)
-    outcome: dict[str, _CachedRender] = {}
-    missing: list[int] = []
-    for index, (job, key) in enumerate(zip(jobs, keys, strict=True)):
-        value = cached.get(key)
-        entry = pickle.loads(value) if value is not None else None
-        if isinstance(entry, _CachedRender) and all(writer.keep(p, d) for p, d in entry.files.items()):
-            outcome[job.skill.id] = entry
-        else:
-            missing.append(index)
-    reuse.reused = len(jobs) - len(missing)
-    reuse.rendered = len(missing)
-    fresh_entries = []
-    for start in range(0, len(missing), RENDER_WINDOW):
-        window = missing[start : start + RENDER_WINDOW]
-        results = parallel_map(
-            skill_jobs.render_skill, [jobs[i] for i in window], (settings,), incremental.jobs, _no_progress, "render"
-        )
-        for index, rendered in zip(window, results, strict=True):
+    outcome: dict[str, _Outcome] = {}
+    spool = stack.enter_context(tempfile.TemporaryFile(dir=search_cache(options.out)))  # noqa: SIM115 (closed by stack)
+
+    def record(skill: Skill, entry: _CachedRender) -> None:
+        offset = spool.tell()
+        spool.write(entry.index_entry)
+        outcome[skill.id] = _Outcome(entry.discovery, entry.document, offset, len(entry.index_entry))
+
+    # In windows: only a window's cached entries, jobs and rendered files are in memory at once.
+    for start in range(0, len(jobs), RENDER_WINDOW):
+        window = range(start, min(len(jobs), start + RENDER_WINDOW))
+        cached = state.get_many("render", [keys[i] for i in window])
+        todo = []
+        for index in window:
+            value = cached.get(keys[index])
+            entry = pickle.loads(value) if value is not None else None
+            if isinstance(entry, _CachedRender) and all(writer.keep(p, d) for p, d in entry.files.items()):
+                jobs[index].skill.findings.extend(entry.findings)
+                record(jobs[index].skill, entry)
+            else:
+                todo.append(index)
+        fresh = []
+        results = incremental.workers.map(skill_jobs.render_skill, [jobs[i] for i in todo], (settings,))
+        for index, rendered in zip(todo, results, strict=True):
             skill = jobs[index].skill
             if rendered.failed is not None:
                 skill.findings.append(rendered.failed)
@@ -508,20 +529,19 @@ def _emit(
                 continue
             for path, content in rendered.files.items():
                 writer.write_bytes(path, content)
+            skill.findings.extend(rendered.findings)
             entry = _CachedRender(
                 {path: digest_of(content) for path, content in rendered.files.items()},
                 rendered.discovery, rendered.findings, rendered.document, rendered.index_entry,
             )  # fmt: skip
-            outcome[skill.id] = entry
-            fresh_entries.append((keys[index], pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)))
-        progress("render", min(len(missing), start + RENDER_WINDOW), len(missing))
-    for index, job in enumerate(jobs):
-        skill = job.skill
-        entry = outcome.get(skill.id)
-        if entry is not None and index not in set(missing):
-            skill.findings.extend(entry.findings)
-        skill.document.body = ""  # rendered: the body is not needed again (bounded memory at scale)
-    state.put_many("render", fresh_entries)
+            record(skill, entry)
+            fresh.append((keys[index], pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)))
+        state.put_many("render", fresh)
+        reuse.rendered += len(todo)
+        reuse.reused += len(window) - len(todo)
+        for index in window:
+            jobs[index].skill.document.body = ""  # rendered: not needed again (bounded memory at scale)
+        progress("render", window.stop, len(jobs))
     state.keep_only("render", [keys[i] for i, job in enumerate(jobs) if job.skill.id in outcome])
     published = [s for s in published if s.id in outcome]
     lap("render")
@@ -568,8 +588,8 @@ def _emit(
         [listing.key for listing in listings["category"]], sorted({d for card in card_list for d in card.dialects})
     )
     index_json.emit_index(
-        writer, [outcome[s.id].index_entry for s in published], [s.id for s in published], urls, repository,  # type: ignore[arg-type]
-        data.title, data.lifecycle,
+        writer, _SpooledEntries(spool, [outcome[s.id] for s in published]), [s.id for s in published], urls,  # type: ignore[arg-type]
+        repository, data.title, data.lifecycle,
     )  # fmt: skip
     well_known.emit_indexes(writer, [e.discovery for s in published if (e := outcome[s.id]).discovery is not None])  # type: ignore[arg-type]
     sitemap.emit(writer, urls, sitemap_pages)  # type: ignore[arg-type]
@@ -577,6 +597,7 @@ def _emit(
     lap("emit")
 
     documents = [outcome[s.id].document for s in published]
+    outcome.clear()
     stats = emit_search(writer, documents, search_cache(options.out), state)
     lap("search")
     return stats

@@ -269,6 +269,8 @@ class Skill:
     category_evidence: list[str] = field(default_factory=list)
     risk_level: str = "low"  # low, medium, high, critical (score/risk.py)
     content_digest: str = ""  # canonical folder digest (registry/checksum.py)
+    body_headings: int = 0  # Markdown headings in the body (kept: the body itself is dropped after scoring)
+    body_lines: int = 0
     findings: list[Finding] = field(default_factory=list)
 
     @property

@@ -9,6 +9,8 @@ is left out.
 from __future__ import annotations
 
 import contextlib
+import copy
+import dataclasses
 import functools
 import signal
 import threading
@@ -27,6 +29,7 @@ from registry.history import SkillHistory
 from registry.lifecycle import Lifecycle
 from registry.model import Document, Finding, Severity, Skill, SkillLocation
 from registry.output import checked_parts
+from registry.parse.document import read_document
 from registry.parse.skill import parse_skill
 from registry.policy import Policy
 from registry.rules.base import Rule
@@ -178,13 +181,17 @@ def _emitter(settings: PageSettings, site_url: str) -> html.HtmlEmitter:
 def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
     from registry.emit import index_json
 
-    skill = job.skill
+    skill = copy.copy(job.skill)  # the page shows the findings rendering adds; the caller's skill stays as it was
+    skill.findings = list(skill.findings)
     writer = MemoryWriter()
     emitter = _emitter(settings, settings.site.url)
     emitter.writer = writer  # type: ignore[assignment]
     try:
         with time_limit(settings.limits.skill_seconds):
             contents = load_contents(skill, settings.limits)
+            if not skill.document.body:  # dropped after scoring to bound memory: read again, identically
+                body = read_document(contents["SKILL.md"], skill.location.skill_md_path, settings.limits).body
+                skill.document = dataclasses.replace(skill.document, body=body)
             raw.emit_skill(writer, skill, contents)  # type: ignore[arg-type]
             discovery = None
             archive = False

@@ -20,6 +20,7 @@ from registry.rules import layout, reading
 _LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _CODE_PATH = re.compile(r"`((?:\$\{CLAUDE_SKILL_DIR\}/|\./)?(?:scripts|references|assets)/[A-Za-z0-9_./-]+)`")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+HEADING = re.compile(r"^#{1,6}\s+\S", re.M)
 
 
 def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dialect] = DIALECTS) -> Skill:
@@ -38,6 +39,8 @@ def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dial
         return skill
     document = read_document(data, path, limits)
     skill = Skill(location, document, findings=list(document.findings))
+    skill.body_headings = len(HEADING.findall(document.body))
+    skill.body_lines = document.body.count("\n")
     skill.content_digest = checksum.folder_digest(
         [("SKILL.md", checksum.file_digest_hex("SKILL.md", data))]
         + [(f.path, f.digest.removeprefix("sha256:")) for f in location.files[1:] if not f.linked]

@@ -33,7 +33,6 @@ RULES = (CLAIM_NOT_EARNED,)
 
 INTEGRITY_CODES = frozenset({"V002", "V004", "V006"})
 _WHEN = re.compile(r"\b(use (it |this (skill )?)?(when|for|to|if)|when (the )?(user|you)|whenever|triggers?)\b", re.I)
-_HEADING = re.compile(r"^#{1,6}\s+\S", re.M)
 DAY = 86_400
 
 
@@ -110,7 +109,6 @@ def assess_trust(
     if history and build_time is not None:
         age_days = (build_time - _epoch(history.first_published)) // DAY
     description = skill.description or ""
-    body = skill.document.body
     warnings = [f for f in skill.findings if f.severity is Severity.WARNING and not f.code.startswith("R")]
     signals = (
         Signal("publisher verified in registry.yaml", 5, publisher_tier != "community", who),
@@ -129,8 +127,8 @@ def assess_trust(
             f"{len(description)} characters" + ("" if _WHEN.search(description) else ", no 'use when' trigger"),
         ),
         Signal(
-            "structured instructions", 10, len(_HEADING.findall(body)) >= 2 and body.count("\n") >= 20,
-            f"{len(_HEADING.findall(body))} headings, {body.count(chr(10))} lines",
+            "structured instructions", 10, skill.body_headings >= 2 and skill.body_lines >= 20,
+            f"{skill.body_headings} headings, {skill.body_lines} lines",
         ),
         Signal(
             "published for 30 days or more", 5, age_days is not None and age_days >= 30,

@@ -1,0 +1,68 @@
+"""Worker processes for the per-skill stages: started on first use, shared by every stage of a build.
+
+Results come back in the order of the inputs, whichever process ran them, so a build with N workers
+gives the same bytes as a build with one. Small batches run in this process: starting workers costs
+more than it saves.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+MIN_PARALLEL = 48  # items; below this, work runs in this process
+WINDOW_PER_WORKER = 64  # items in flight per worker: bounds the jobs and results held at once
+
+
+class Workers:
+    def __init__(self, jobs: int):
+        self.jobs = max(1, jobs)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def map(
+        self,
+        function: Callable[..., Any],
+        items: Sequence[Any],
+        shared: tuple = (),
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[Any]:
+        """[function(item, *shared) for item in items], in worker processes when it pays."""
+        if self.jobs == 1 or len(items) < MIN_PARALLEL:
+            results = []
+            for index, item in enumerate(items):
+                results.append(function(item, *shared))
+                if progress:
+                    progress(index + 1, len(items))
+            return results
+        pool = self._start()
+        window = self.jobs * WINDOW_PER_WORKER
+        results = []
+        for start in range(0, len(items), window):
+            batch = items[start : start + window]
+            chunk = max(1, len(batch) // (self.jobs * 4))
+            results.extend(pool.map(function, batch, *([value] * len(batch) for value in shared), chunksize=chunk))
+            if progress:
+                progress(min(len(items), start + window), len(items))
+        return results
+
+    def _start(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # forkserver, not fork: a build may run beside threads (serve's watcher), and forking a
+            # threaded process can deadlock; the server imports the package once for every worker.
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["registry.skill_jobs"])
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
+        return self._pool
