@@ -148,7 +148,13 @@ def analyse(
     lifecycle = load_lifecycle(lifecycle_file)
     limits = policy.limits if policy.source else (default_limits or Limits())
 
-    found = crawl_stage.crawl(source, limits)
+    digests = None
+    if incremental is not None:
+        known = incremental.state.meta("digests")
+        digests = crawl_stage.DigestCache(known if isinstance(known, dict) else None)
+    found = crawl_stage.crawl(source, limits, digests)
+    if incremental is not None and digests is not None and digests.seen != digests.known:
+        incremental.state.set_meta("digests", digests.seen)
     lap("crawl")
 
     keys: dict[str, str] = {}
@@ -184,10 +190,6 @@ def analyse(
         incremental.state.keep_only("analysis", keys.values())
     results = [a for a in analysed if a is not None]
     skills = [a.skill for a in results]
-    for skill in skills:
-        # Scoring keeps what it needs of the text (Skill.body_headings, ...) and rendering reads the file
-        # again: 50,000 bodies are never held at once.
-        skill.document.text = skill.document.body = skill.document.frontmatter_text = ""
     lap("parse")
 
     validate.check_registry(skills)

@@ -12,6 +12,7 @@ import hashlib
 import os
 import re
 import stat
+import time
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +37,38 @@ class _Pending:
     too_many: bool = False
 
 
-def crawl(source: Path, limits: Limits) -> CrawlResult:
+class DigestCache:
+    """File digests from an earlier crawl, trusted only while a file's stat facts are unchanged.
+
+    Like git's index: (device, inode, size, mtime, ctime) unchanged means the content is unchanged,
+    except for a file modified within RACY_NS of when it was hashed (a second write in the same
+    clock tick keeps the same mtime), which is hashed again next time.
+    """
+
+    RACY_NS = 2_000_000_000
+
+    def __init__(self, known: dict[str, tuple[int, int, int, int, int, str]] | None = None):
+        self.known = known or {}
+        self.seen: dict[str, tuple[int, int, int, int, int, str]] = {}
+        self.started_ns = time.time_ns()
+        self.hits = 0
+
+    def lookup(self, path: Path, info: os.stat_result) -> str | None:
+        facts = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        entry = self.known.get(str(path))
+        if entry is not None and entry[:5] == facts:
+            self.seen[str(path)] = entry
+            self.hits += 1
+            return entry[5]
+        return None
+
+    def remember(self, path: Path, info: os.stat_result, digest: str) -> None:
+        if max(info.st_mtime_ns, info.st_ctime_ns) < self.started_ns - self.RACY_NS:
+            facts = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+            self.seen[str(path)] = (*facts, digest)
+
+
+def crawl(source: Path, limits: Limits, digests: DigestCache | None = None) -> CrawlResult:
     root = source.resolve()
     findings: list[Finding] = []
     pending: list[_Pending] = []
@@ -47,7 +79,7 @@ def crawl(source: Path, limits: Limits) -> CrawlResult:
     # collides with one skill must not move a third skill ("a-2") to a new address.
     natural = {_make_id(item.rel_folder, root) for item in pending}
     for item in sorted(pending, key=lambda p: p.rel_folder):
-        location, item_findings = _finish(item, root, limits, taken, natural)
+        location, item_findings = _finish(item, root, limits, taken, natural, digests)
         findings += item_findings
         if location is not None:
             locations.append(location)
@@ -207,7 +239,7 @@ def _unsafe_reason(relative: str) -> str | None:
 
 
 def _finish(
-    item: _Pending, root: Path, limits: Limits, taken: set[str], natural: set[str]
+    item: _Pending, root: Path, limits: Limits, taken: set[str], natural: set[str], digests: DigestCache | None
 ) -> tuple[SkillLocation | None, list[Finding]]:
     findings = list(item.findings)
     prefix = "" if item.rel_folder == "." else item.rel_folder + "/"
@@ -241,7 +273,7 @@ def _finish(
             continue
         # SKILL.md may be larger than limits.skill_md_bytes here: parse reports that with its own rule.
         limit = max(limits.skill_md_bytes, limits.file_bytes) if is_skill_md else limits.file_bytes
-        digest, size, problem = _digest_file(real_path, limit)
+        digest, size, problem = _digest_file(real_path, limit, digests)
         if problem is not None:
             kind, detail = problem
             if kind == "too-large":
@@ -300,7 +332,9 @@ def _printable(text: str) -> str:
     return repr(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))[1:-1]
 
 
-def _digest_file(path: Path, limit: int) -> tuple[str, int, tuple[str, object] | None]:
+def _digest_file(
+    path: Path, limit: int, digests: DigestCache | None = None
+) -> tuple[str, int, tuple[str, object] | None]:
     """sha256 of a regular file, opened without following links and without blocking on FIFOs."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
@@ -315,6 +349,9 @@ def _digest_file(path: Path, limit: int) -> tuple[str, int, tuple[str, object] |
             return "", 0, ("links", info.st_nlink)
         if info.st_size > limit:
             return "", 0, ("too-large", info.st_size)
+        known = digests.lookup(path, info) if digests is not None else None
+        if known is not None:
+            return known, info.st_size, None
         digest = hashlib.sha256()
         size = 0
         while chunk := os.read(fd, _CHUNK):
@@ -322,7 +359,10 @@ def _digest_file(path: Path, limit: int) -> tuple[str, int, tuple[str, object] |
             if size > limit:
                 return "", 0, ("too-large", size)
             digest.update(chunk)
-        return "sha256:" + digest.hexdigest(), size, None
+        result = "sha256:" + digest.hexdigest()
+        if digests is not None and size == info.st_size:
+            digests.remember(path, info, result)
+        return result, size, None
     except OSError as err:
         return "", 0, ("unreadable", err.strerror or str(err))
     finally:

@@ -108,6 +108,9 @@ def analyse_skill(location: SkillLocation, limits: Limits, policy: Policy) -> An
             content = None
             if skill.name is not None and skill.description is not None:
                 content = score_content(skill, load_contents(skill, limits), policy)
+            # Scoring keeps what it needs of the text (Skill.body_headings, ...) and rendering reads the
+            # file again: the text is not carried (50,000 bodies are never held at once, nor cached).
+            skill.document.text = skill.document.body = skill.document.frontmatter_text = ""
             return Analysed(skill, content)
     except SourceChanged:
         raise

@@ -319,3 +319,23 @@ def test_a_skill_over_the_time_limit_is_left_out_with_the_limit_named(registry_r
     assert finding.code == "E002"
     assert "skill_seconds: 1" in finding.message and "stopped after 1." in finding.message
     assert len(result.published) == 22
+
+
+def test_a_same_size_edit_with_its_old_mtime_is_still_seen(tmp_path: Path):
+    """The crawl's digest cache trusts stat facts like git's index: ctime catches a restored mtime."""
+    source = tmp_path / "plain"
+    shutil.copytree(SKILLS_INDEX, source)
+    out = tmp_path / "site"
+    target = source / "datakit" / "csv-cleaner"
+    script = target / "references" / "cleaning-rules.md"
+    old = script.stat()
+    os.utime(script, ns=(old.st_atime_ns, old.st_mtime_ns - 10_000_000_000))  # older than the racy window
+    build(BuildOptions(source=source, out=out, jobs=1))
+    data = script.read_bytes()
+    before = script.stat()
+    script.write_bytes(bytes([data[0] ^ 1]) + data[1:])  # same size
+    os.utime(script, ns=(before.st_atime_ns, before.st_mtime_ns))  # same mtime as when it was hashed
+    result = build(BuildOptions(source=source, out=out, jobs=1))
+    assert result.work["analysed"] == 1
+    raw = out / "raw" / "datakit" / "csv-cleaner" / "references" / "cleaning-rules.md"
+    assert raw.read_bytes()[:1] == bytes([data[0] ^ 1])

@@ -65,9 +65,9 @@ def opened():
     seen: list[str] = []
     real = crawl._digest_file
 
-    def spy(path, limit):
+    def spy(path, limit, digests=None):
         seen.append(str(path))
-        return real(path, limit)
+        return real(path, limit, digests)
 
     crawl._digest_file = spy
     yield seen
