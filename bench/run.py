@@ -366,8 +366,9 @@ def _mb(value: int) -> str:
 def _build_row(build: dict) -> str:
     return (
         f"{build['seconds']:.2f} s (build() {build['build_seconds']:.2f} s, "
-        f"Whoosh re-indexed {build['search']['whoosh_indexed']}, peak RSS {_mb(build['peak_tree_rss_bytes'])}"
-        + (", nothing changed: nothing redone" if build.get("unchanged") else "")
+        + (f"Whoosh re-indexed {build['search']['whoosh_indexed']}, " if not build.get("unchanged") else "")
+        + f"peak RSS {_mb(build['peak_tree_rss_bytes'])}"
+        + ("; nothing changed: nothing redone" if build.get("unchanged") else "")
         + ")"
     )
 
