@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from registry.search.rank import Candidate, Ranked, rank
 from registry.search.text import query_words, typo_budget, words
 
 CANDIDATES = 300
+TEXT_FIELDS = ("name", "description", "body")
 
 
 @dataclass(frozen=True)
@@ -51,34 +53,50 @@ def _distinct(items: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
-def _whoosh_query(raw: str, schema) -> query.Query:
+def _whoosh_query(raw: str, schema, reader=None, fields: tuple[str, ...] = TEXT_FIELDS) -> query.Query:
     terms: list[query.Query] = []
-    for word in query_words(raw):
-        for field_name in ("name", "description", "body"):
+    typed = query_words(raw)
+    for position, word in enumerate(typed):
+        # Prefixes as ranking grants them (text.word_matches): from 3 letters for the word being
+        # typed, from 5 for the others. Shorter ones only add candidates ranking would not match.
+        prefix_from = 3 if position == len(typed) - 1 else 5
+        for field_name in fields:
             # Text fields are stemmed when indexed: look up the stem, and the raw word as a prefix.
             for stem in schema[field_name].process_text(word) or [word]:
                 terms.append(query.Term(field_name, stem))
                 budget = typo_budget(stem)
-                if budget:
+                # A word the index knows is taken as typed: expanding it to every word within the typo
+                # budget makes the query large and slow, and ranking prefers the exact word anyway.
+                known = reader is not None and reader.doc_frequency(field_name, stem) > 0
+                if budget and not known:
                     terms.append(query.FuzzyTerm(field_name, stem, maxdist=budget, prefixlength=1))
-            if len(word) >= 3:
+            if len(word) >= prefix_from:
                 terms.append(query.Prefix(field_name, word))
         terms.append(query.Term("tags", word))
-        terms.append(query.Prefix("tags", word))
+        if len(word) >= prefix_from:
+            terms.append(query.Prefix("tags", word))
         terms.append(query.Term("category", word))
     return query.Or(terms) if terms else query.NullQuery
 
 
 def search(directory: Path, raw_query: str, filters: Filters = Filters(), limit: int = 10) -> list[Ranked]:
-    ix = index.open_dir(str(directory))
-    try:
-        with ix.searcher() as searcher:
-            by_id = searcher.document(id=raw_query.strip().lower()) if "/" in raw_query else None
-            exact = [candidate_from(by_id, 0.0)] if by_id and filters.accepts(by_id) else []
-            hits = searcher.search(_whoosh_query(raw_query, ix.schema), limit=CANDIDATES)
-            candidates = [candidate_from(hit.fields(), hit.score) for hit in hits if filters.accepts(hit.fields())]
-        seen = {c.id for c in candidates}
-        candidates += [c for c in exact if c.id not in seen]
-        return rank(raw_query, candidates)[:limit]
-    finally:
-        ix.close()
+    """The best `limit` skills for a query, ranked as rank.py says (the same order as the site)."""
+    with _open(directory).searcher() as searcher:
+        by_id = searcher.document(id=raw_query.strip().lower()) if "/" in raw_query else None
+        exact = [candidate_from(by_id, 0.0)] if by_id and filters.accepts(by_id) else []
+        hits = searcher.search(_whoosh_query(raw_query, searcher.schema, searcher.reader()), limit=CANDIDATES)
+        candidates = [candidate_from(hit.fields(), hit.score) for hit in hits if filters.accepts(hit.fields())]
+    seen = {c.id for c in candidates}
+    candidates += [c for c in exact if c.id not in seen]
+    return rank(raw_query, candidates)[:limit]
+
+
+def _open(directory: Path) -> index.Index:
+    """The index, opened once per process for each version of it (a rebuild makes a new TOC file)."""
+    toc = max((p.stat().st_mtime_ns for p in directory.glob("*.toc")), default=0)
+    return _open_version(str(directory.resolve()), toc)
+
+
+@functools.lru_cache(maxsize=4)
+def _open_version(directory: str, toc: int) -> index.Index:
+    return index.open_dir(directory)
