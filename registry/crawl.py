@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from registry.config import Limits
-from registry.model import CrawlResult, Finding, SkillFile, SkillLocation
+from registry.model import CrawlResult, Finding, LeftOut, SkillFile, SkillLocation
 from registry.rules import layout as rules
 
 SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".hg", ".svn"})
@@ -74,6 +74,7 @@ def crawl(source: Path, limits: Limits, digests: DigestCache | None = None) -> C
     pending: list[_Pending] = []
     _walk(root, root, "", None, pending, findings, limits, depth=0)
     locations: list[SkillLocation] = []
+    dropped: list[LeftOut] = []
     taken: set[str] = set()
     # A suffixed id never takes the natural id of another folder: adding a folder whose address
     # collides with one skill must not move a third skill ("a-2") to a new address.
@@ -83,8 +84,12 @@ def crawl(source: Path, limits: Limits, digests: DigestCache | None = None) -> C
         findings += item_findings
         if location is not None:
             locations.append(location)
+        else:
+            prefix = "" if item.rel_folder == "." else item.rel_folder + "/"
+            reasons = sorted(item_findings, key=lambda f: f.sort_key())
+            dropped.append(LeftOut(_make_id(item.rel_folder, root), _printable(prefix + item.skill_md), reasons))
     locations.sort(key=lambda loc: loc.id)
-    return CrawlResult(root, locations, findings)
+    return CrawlResult(root, locations, findings, sorted(dropped, key=lambda d: (d.id, d.path)))
 
 
 def _rel(root_rel: str, name: str) -> str:

@@ -299,6 +299,7 @@ class CrawlResult:
     source: Path
     locations: list[SkillLocation]
     findings: list[Finding]
+    dropped: list[LeftOut] = field(default_factory=list)  # folders with a SKILL.md the crawl could not use
 
 
 @dataclass

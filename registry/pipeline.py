@@ -225,6 +225,7 @@ def run(
         for s in skills
         if not s.publishable or s.id in lifecycle.withdrawn or s.id in failed_ids
     ]
+    left_out = sorted(left_out + found.dropped, key=lambda item: (item.id, item.path))
     discovery = {k: v for k, v in discovery.items() if k not in failed_ids}
     all_findings = list(found.findings) + [f for s in skills for f in s.findings]
     all_findings.sort(key=lambda f: (f.path, f.line or 0, f.column or 0, f.code, f.message))

@@ -364,3 +364,16 @@ def test_every_internal_link_resolves(index_site):
             if not resolved.is_file():
                 broken.append(f"{page.relative_to(out)} -> {target}")
     assert broken == []
+
+
+def test_a_skill_the_crawl_cannot_use_is_listed_as_left_out_with_its_reason(tmp_path):
+    source = tmp_path / "src"
+    write_skill(source, "acme/fine", simple_skill("fine"))
+    write_skill(source, "acme/huge", simple_skill("huge"), {"references/big.md": "x" * 2048})
+    (source / "registry.yaml").write_text("limits:\n  skill_bytes: 1500\n")  # huge is left out before it is read
+    result = build(BuildOptions(source=source, out=tmp_path / "out"))
+    left = {item.id: item for item in result.left_out}
+    assert result.published_ids == ["acme/fine"]
+    assert "acme/huge" in left and [f.code for f in left["acme/huge"].reasons] == ["L006"]
+    assert left["acme/huge"].path == "acme/huge/SKILL.md"
+    assert result.counts()["skills_found"] == len(result.published_ids) + len(result.left_out)
