@@ -140,6 +140,7 @@ def analyse(
     )
     if incremental is not None and repository.saved_walk is not None and repository.saved_walk is not saved:
         incremental.state.set_meta("history", repository.saved_walk)
+    repository.saved_walk = None  # saved: tens of megabytes at 50,000 skills, not needed again
     lap("history")
 
     assessments: dict[str, Assessment] = {}

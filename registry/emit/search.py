@@ -19,6 +19,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+from array import array
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,12 +61,16 @@ def token_fields(doc: SearchDocument) -> dict[str, int]:
 
 
 def write_shards(writer: SiteWriter, documents: list[SearchDocument]) -> int:
-    shards: dict[str, dict[str, list[list[int]]]] = defaultdict(lambda: defaultdict(list))
+    # Postings packed as document * 16 + field bits in int arrays: millions of them at 50,000 skills
+    # would take gigabytes as Python lists.
+    shards: dict[str, dict[str, array]] = defaultdict(lambda: defaultdict(lambda: array("q")))
     for number, doc in enumerate(documents):
         for token, bits in sorted(token_fields(doc).items()):
-            shards[token[:2]][token].append([number, bits])
-    for prefix, tokens in sorted(shards.items()):
-        writer.write_json(f"search/tokens/{prefix}.json", {t: tokens[t] for t in sorted(tokens)})
+            shards[token[:2]][token].append(number * 16 + bits)
+    for prefix in sorted(shards):
+        tokens = shards.pop(prefix)
+        body = {t: [[packed >> 4, packed & 15] for packed in tokens[t]] for t in sorted(tokens)}
+        writer.write_json(f"search/tokens/{prefix}.json", body)
     for start in range(0, len(documents), CHUNK):
         chunk = [
             [d.id, d.name, d.tier, d.risk, d.last_updated, SiteUrls.skill_page(d.id)]
