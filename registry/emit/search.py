@@ -97,11 +97,13 @@ def write_shards(writer: SiteWriter, documents: list[SearchDocument]) -> int:
 
 
 def run_pagefind(site: Path, output: Path) -> None:
-    """Index the skill cards (elements marked data-pagefind-body) of the built HTML into `output`."""
+    """Index the skill cards (elements marked data-pagefind-body) of the skill pages into `output`."""
     subprocess.run(
         [
             sys.executable, "-m", "pagefind", "--site", str(site), "--output-path", str(output),
-            "--silent", "--force-language", "en",
+            # Only the skill pages: not the rest of the site, and never a skill's own HTML files under
+            # raw/ or .well-known/, which could otherwise put text of their choosing into site search.
+            "--glob", "skills/**/index.html", "--silent", "--force-language", "en",
         ],
         check=True,
         capture_output=True,
@@ -116,7 +118,9 @@ def emit_search(writer: SiteOutput, documents: list[SearchDocument], cache: Path
     stats = update_index(cache / "whoosh", documents)
     shard_count = write_shards(writer, documents)  # type: ignore[arg-type]
     started = time.perf_counter()
-    pages = key_of("pagefind", sorted((p, d) for p, d in writer.desired.items() if p.endswith(".html")))
+    pages = key_of(
+        "pagefind", sorted((p, d) for p, d in writer.desired.items() if p.startswith("skills/") and p.endswith(".html"))
+    )
     saved = state.meta("pagefind")
     if isinstance(saved, tuple) and saved[0] == pages and all(writer.keep(p, d) for p, d in saved[1].items()):
         return SearchStats(stats, shard_count, 0.0, reused=True)
