@@ -96,14 +96,14 @@ def write_shards(writer: SiteWriter, documents: list[SearchDocument]) -> int:
     return len(shards)
 
 
-def run_pagefind(site: Path, output: Path) -> None:
+def run_pagefind(site: Path, output: Path, glob: str = "skills/**/index.html") -> None:
     """Index the skill cards (elements marked data-pagefind-body) of the skill pages into `output`."""
     subprocess.run(
         [
             sys.executable, "-m", "pagefind", "--site", str(site), "--output-path", str(output),
             # Only the skill pages: not the rest of the site, and never a skill's own HTML files under
             # raw/ or .well-known/, which could otherwise put text of their choosing into site search.
-            "--glob", "skills/**/index.html", "--silent", "--force-language", "en",
+            "--glob", glob, "--silent", "--force-language", "en",
         ],
         check=True,
         capture_output=True,
@@ -127,7 +127,9 @@ def emit_search(writer: SiteOutput, documents: list[SearchDocument], cache: Path
     writer.finish()  # Pagefind reads the pages from disk: they must be there, and stale ones gone
     with tempfile.TemporaryDirectory(prefix="pagefind-", dir=cache) as scratch:
         bundle = Path(scratch) / "pagefind"
-        run_pagefind(writer.root, bundle)
+        has_skill_pages = any(p.startswith("skills/") and p.endswith("/index.html") for p in writer.desired)
+        # With no skill page at all (an empty registry), the bundle still has to exist for the search page.
+        run_pagefind(writer.root, bundle, "skills/**/index.html" if has_skill_pages else "**/*.html")
         produced: dict[str, str] = {}
         for path in sorted(bundle.rglob("*")):
             if path.is_file():
