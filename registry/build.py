@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import hashlib
 import os
+import resource
 import shutil
 import time
 from collections import Counter
@@ -61,6 +62,7 @@ class BuildResult:
     search: SearchStats | None = None
     work: dict[str, int] = field(default_factory=dict)  # skills analysed and rendered, and reused from state
     published_ids: list[str] = field(default_factory=list)
+    peak_rss: dict[str, float] = field(default_factory=dict)  # stage -> this process's peak RSS (MB) after it
     unchanged: bool = False  # nothing the build reads had changed: the last result, nothing redone
 
     @property
@@ -91,7 +93,10 @@ class BuildResult:
             },
             "counts": self.counts(),
             "timings_seconds": {k: round(v, 4) for k, v in self.timings.items()},
+            "peak_rss_mb_after_stage": self.peak_rss,
             "work": self.work,
+            "unchanged": self.unchanged,
+            "search": self.search.to_json() if self.search else None,
             "published": self.published_ids,
             "left_out": [item.to_json() for item in self.left_out],
             "findings": [f.to_json() for f in self.findings],
@@ -115,11 +120,15 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 
+    peak_rss: dict[str, float] = {}
+
     def lap(stage: str) -> None:
         nonlocal clock
         now = time.perf_counter()
         timings[stage] = timings.get(stage, 0.0) + now - clock
         clock = now
+        # The process's peak resident memory so far (MB): the stage that raises it is the one to look at.
+        peak_rss[stage] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
     jobs = options.jobs or os.cpu_count() or 1
     cache = search_cache(options.out)
@@ -135,7 +144,7 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
             previous = _unchanged_result(options, state, inputs)
             if previous is not None:
                 lap("check")
-                previous.timings = timings
+                previous.timings, previous.peak_rss = timings, peak_rss
                 _write_report(options, previous)
                 return previous
             from registry import pipeline
@@ -144,6 +153,8 @@ def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResu
                 result = pipeline.run(
                     options, progress, lap, timings, pipeline.Incremental(state, code, policy_digest, workers)
                 )
+            result.peak_rss = peak_rss
+            _write_report(options, result)
             if inputs is not None and result.written:
                 state.set_meta("inputs", inputs)
                 state.set_meta("result", _summary_of(result))

@@ -20,7 +20,7 @@ from typing import IO
 
 from registry import crawl as crawl_stage
 from registry import history, skill_jobs, validate
-from registry.build import BuildResult, Progress, _no_progress, _write_report, search_cache
+from registry.build import BuildResult, Progress, _no_progress, search_cache
 from registry.config import BuildOptions, Limits
 from registry.emit import feeds, html, index_json, sitemap, well_known
 from registry.emit.search import SearchStats, emit_search
@@ -237,7 +237,6 @@ def run(
          "rendered": reuse.rendered, "renders_reused": reuse.reused, "files_changed": changed_files},
     )  # fmt: skip
     result.published_ids = [s.id for s in published]
-    _write_report(options, result)
     return result
 
 

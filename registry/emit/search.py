@@ -44,6 +44,15 @@ class SearchStats:
     pagefind_seconds: float
     reused: bool = False  # Pagefind's bundle was kept: no page it reads changed
 
+    def to_json(self) -> dict:
+        return {
+            "whoosh_seconds": round(self.whoosh.seconds, 4),
+            "whoosh_indexed": self.whoosh.indexed,
+            "agent_shards": self.shards,
+            "pagefind_seconds": round(self.pagefind_seconds, 4),
+            "pagefind_reused": self.reused,
+        }
+
 
 def token_fields(doc: SearchDocument) -> dict[str, int]:
     tokens: dict[str, int] = defaultdict(int)
