@@ -215,7 +215,10 @@ def change_one_skill(repo: Path, skills_paths: list[str]) -> str:
         flags=re.M,
     )
     skill_md.write_text(text + "\n## Changelog\n\nClarified the steps after a benchmark edit.\n", encoding="utf-8")
-    when = str(synthetic.EPOCH + 400 * synthetic.DAY)
+    # The day after the last commit, as a registry merging pull requests every day would see it (a date
+    # years later would age every skill at once and re-render them all: a real change, but not "one").
+    last = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=repo, env=env, check=True, capture_output=True)
+    when = str(int(last.stdout.decode().strip()) + synthetic.DAY)
     env.update(
         GIT_AUTHOR_NAME="Bench Editor", GIT_AUTHOR_EMAIL="editor@bench.example", GIT_AUTHOR_DATE=f"{when} +0000",
         GIT_COMMITTER_NAME="Bench Editor", GIT_COMMITTER_EMAIL="editor@bench.example",

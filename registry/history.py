@@ -427,9 +427,10 @@ def tree_signature(root: Path, max_untracked: int = 20_000) -> str | None:
     head = _git(root, "rev-parse", "HEAD")
     if head is None:
         return None
+    # Optional locks allowed: git may refresh its index's stat data, so that files written in the same
+    # second as the index ("racily clean") are not read and hashed again by every later status.
     status = _git(
-        root, "--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching",
-        "--", ".",
+        root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching", "--", ".",
     )  # fmt: skip
     if status is None:
         return None

@@ -76,6 +76,7 @@ def write_shards(writer: SiteWriter, documents: list[SearchDocument]) -> int:
     for number, doc in enumerate(documents):
         for token, bits in sorted(token_fields(doc).items()):
             shards[token[:2]][token].append(number * 16 + bits)
+    shard_count = len(shards)
     for prefix in sorted(shards):
         tokens = shards.pop(prefix)
         body = {t: [[packed >> 4, packed & 15] for packed in tokens[t]] for t in sorted(tokens)}
@@ -102,7 +103,7 @@ def write_shards(writer: SiteWriter, documents: list[SearchDocument]) -> int:
         },
         pretty=True,
     )
-    return len(shards)
+    return shard_count
 
 
 def run_pagefind(site: Path, output: Path, glob: str = "skills/**/index.html") -> None:
