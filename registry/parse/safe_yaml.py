@@ -71,7 +71,9 @@ def check_bounds(text: str, max_depth: int, max_nodes: int, max_aliases: int = 1
     nodes = 0
     aliases = 0
     anchor_sizes: dict[str, int] = {}
-    open_collections: list[tuple[str | None, int]] = []
+    anchor_heights: dict[str, int] = {}  # levels of nesting an alias to the anchor adds where it is used
+    open_collections: list[tuple[str | None, int, int]] = []  # (anchor, nodes before it, its depth)
+    deepest: list[int] = []  # for each open collection, the deepest level reached inside it, aliases expanded
     for event in yaml.parse(text, Loader=_BaseLoader):
         line = event.start_mark.line if event.start_mark else None
         if isinstance(event, yaml.ScalarEvent):
@@ -83,17 +85,27 @@ def check_bounds(text: str, max_depth: int, max_nodes: int, max_aliases: int = 1
             aliases += 1
             if aliases > max_aliases:
                 raise YamlLimitError("YAML alias count", max_aliases, aliases, line, "yaml_aliases")
+            reach = depth + anchor_heights.get(event.anchor, 0)
+            if reach > max_depth:
+                raise YamlLimitError("YAML nesting depth", max_depth, reach, line, "yaml_depth")
+            if deepest:
+                deepest[-1] = max(deepest[-1], reach)
         elif isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             nodes += 1
             if depth > max_depth:
                 raise YamlLimitError("YAML nesting depth", max_depth, depth, line, "yaml_depth")
-            open_collections.append((event.anchor, nodes))
+            open_collections.append((event.anchor, nodes, depth))
+            deepest.append(depth)
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
-            anchor, start = open_collections.pop()
+            anchor, start, level = open_collections.pop()
+            reached = deepest.pop()
+            if deepest:
+                deepest[-1] = max(deepest[-1], reached)
             if anchor:
                 anchor_sizes[anchor] = nodes - start + 1
+                anchor_heights[anchor] = reached - level + 1
         if nodes > max_nodes:
             raise YamlLimitError("YAML node count (after alias expansion)", max_nodes, nodes, line, "yaml_nodes")
 

@@ -52,3 +52,16 @@ def test_yaml_errors_propagate_as_yaml_errors():
 def test_python_tags_are_not_constructed():
     loaded = safe_yaml.load("x: !!python/object/apply:os.system ['echo hi']\n")
     assert loaded.value == {"x": ["echo hi"]}
+
+
+def test_an_alias_counts_the_depth_of_what_it_stands_for():
+    # Found by hypothesis (tests/hardening/test_fuzz.py): each level is within the limit where it is
+    # written, but the alias to a nested list lands one level deeper than the limit once expanded.
+    text = "f0: &a10 [&a2 [&a0 [], *a0, *a0, &a1 a], &a9 [&a8 [&a3 a, &a4 a, &a7 [&a5 a, &a6 {<<: *a0}]]]]\n"
+    with pytest.raises(safe_yaml.YamlLimitError) as caught:
+        safe_yaml.load(text, max_depth=6, max_nodes=60, max_aliases=4)
+    assert caught.value.setting == "yaml_depth" and caught.value.actual == 7
+    deep = "a: &x [[[1]]]\nb: [*x]\n"
+    assert safe_yaml.load(deep, max_depth=5).value == {"a": [[["1"]]], "b": [[[["1"]]]]}
+    with pytest.raises(safe_yaml.YamlLimitError):
+        safe_yaml.load(deep, max_depth=4)
