@@ -293,7 +293,7 @@ def _finish(
                 return None, findings
             continue
         published = "SKILL.md" if is_skill_md else relative
-        skill_file = SkillFile(published, size, digest, real_path, linked)
+        skill_file = SkillFile(published, size, digest, os.fspath(real_path), linked)
         if is_skill_md:
             skill_md_file = skill_file
         files.append(skill_file)

@@ -23,7 +23,7 @@ class Severity(StrEnum):
         return {"error": 0, "warning": 1, "info": 2}[self.value]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One thing a rule noticed, precise enough for an author to act on."""
 
@@ -52,18 +52,18 @@ class Finding:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SkillFile:
     """A regular file inside a skill folder that is safe to publish."""
 
     path: str  # relative to the skill folder, POSIX separators
     size: int
     digest: str  # sha256:<hex> of the exact bytes
-    source: Path  # absolute path on disk, read with O_NOFOLLOW
+    source: str  # absolute path on disk, read with O_NOFOLLOW (a str: a Path costs more, times 50,000 skills)
     linked: bool = False  # published through a symlink inside the skill; not part of the folder digest
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SkillLocation:
     """What the crawler found: a folder holding a SKILL.md, and its publishable files."""
 
@@ -82,7 +82,7 @@ class SkillLocation:
         return self.files[0]
 
 
-@dataclass
+@dataclass(slots=True)
 class Document:
     """A SKILL.md split into frontmatter and body, before any dialect reads it."""
 
@@ -96,7 +96,7 @@ class Document:
     findings: list[Finding] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class Parameter:
     name: str
     type: str = "string"
@@ -114,7 +114,7 @@ class Parameter:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Tool:
     """A callable tool a skill declares (gibb.eri.sh body blocks, wolffi.sh `tools`)."""
 
@@ -135,7 +135,7 @@ class Tool:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Input:
     """An Agent Flow Lite form input."""
 
@@ -157,7 +157,7 @@ class Input:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Pattern:
     """A wolffi.sh danger or confirm pattern."""
 
@@ -169,7 +169,7 @@ class Pattern:
         return {"pattern": self.pattern, "level": self.level, "reason": self.reason}
 
 
-@dataclass
+@dataclass(slots=True)
 class QuizOption:
     text: str
     correct: bool = False
@@ -178,7 +178,7 @@ class QuizOption:
         return {"text": self.text, "correct": self.correct}
 
 
-@dataclass
+@dataclass(slots=True)
 class QuizBranch:
     """What happens after a question is answered: `condition` is on-correct or on-incorrect."""
 
@@ -191,7 +191,7 @@ class QuizBranch:
         return {"condition": self.condition, "action": self.action, "target": self.target, "message": self.message}
 
 
-@dataclass
+@dataclass(slots=True)
 class QuizQuestion:
     question: str
     options: list[QuizOption] = field(default_factory=list)
@@ -207,7 +207,7 @@ class QuizQuestion:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Quiz:
     """A skillli quiz gate."""
 
@@ -233,7 +233,7 @@ class Quiz:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Skill:
     """Everything the registry knows about one skill after parsing and validation."""
 
@@ -294,7 +294,7 @@ class Skill:
         return self.name is not None and self.description is not None and not self.errors
 
 
-@dataclass
+@dataclass(slots=True)
 class CrawlResult:
     source: Path
     locations: list[SkillLocation]
@@ -302,7 +302,7 @@ class CrawlResult:
     dropped: list[LeftOut] = field(default_factory=list)  # folders with a SKILL.md the crawl could not use
 
 
-@dataclass
+@dataclass(slots=True)
 class LeftOut:
     """A skill that was found but not published, and why."""
 

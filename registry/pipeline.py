@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import pickle
 import tempfile
 from collections.abc import Callable, Sequence
@@ -457,9 +458,9 @@ def _emit_site(
 RENDER_WINDOW = 512
 
 
-def _is_executable(path: Path) -> bool:
+def _is_executable(path: str) -> bool:
     try:
-        return bool(path.stat().st_mode & 0o111)
+        return bool(os.stat(path).st_mode & 0o111)
     except OSError:
         return False
 
