@@ -111,6 +111,7 @@ def analyse_skill(location: SkillLocation, limits: Limits, policy: Policy) -> An
             # Scoring keeps what it needs of the text (Skill.body_headings, ...) and rendering reads the
             # file again: the text is not carried (50,000 bodies are never held at once, nor cached).
             skill.document.text = skill.document.body = skill.document.frontmatter_text = ""
+            skill.document.frontmatter = None  # read into the Skill's fields; nothing later needs the raw mapping
             return Analysed(skill, content)
     except SourceChanged:
         raise

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import write_skill
 from hardening_support import baseline, check_contained, run_case
+
+from registry.config import Limits
+from registry.parse.document import read_document
 
 LAUGHS = "".join(
     f"{chr(97 + level)}: &{chr(97 + level)} [{', '.join([f'*{chr(96 + level)}'] * 9) if level else '0, 0, 0, 0, 0, 0, 0, 0, 0'}]\n"
@@ -70,7 +75,9 @@ def test_each_yaml_attack_is_reported_and_left_out_or_read_as_text(case, name):
     if published:
         assert skill_id in case.published_ids()
         skill = next(s for s in case.result.published if s.id == skill_id)
-        assert all(isinstance(v, (str, list, dict, type(None))) for v in skill.document.frontmatter.values())
+        # The build keeps the fields, not the raw mapping: read the file as the build read it.
+        document = read_document(Path(skill.location.skill_md_file.source).read_bytes(), skill.location.skill_md_path, Limits())
+        assert all(isinstance(v, (str, list, dict, type(None))) for v in document.frontmatter.values())
     else:
         assert skill_id in case.left_out_ids()
     if code is not None:
