@@ -27,10 +27,10 @@ import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-from registry.emit.writer import UnsafeOutputPath, dump_json
+from registry.emit.writer import SiteWriter, checked_parts
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -96,26 +96,8 @@ def digest_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def checked_parts(relative: str) -> tuple[str, ...]:
-    """The parts of a site path; refuses anything that could leave the site folder."""
-    parts = tuple(relative.split("/"))
-    if (
-        all(part and part not in (".", "..") for part in parts)
-        and "\\" not in relative
-        and relative.isprintable()
-        and relative.isascii()
-    ):
-        return parts
-    pure = PurePosixPath(relative)
-    if pure.is_absolute() or any(part in ("", ".", "..") for part in pure.parts) or "\\" in relative:
-        raise UnsafeOutputPath(relative)
-    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in relative) or not pure.parts:
-        raise UnsafeOutputPath(relative)
-    return pure.parts
-
-
-class SiteOutput:
-    """The next site, written into `root`; the writer every emitter uses (same methods as SiteWriter).
+class SiteOutput(SiteWriter):
+    """The next site, written into `root`.
 
     `served` is the manifest (path -> sha256) of the site being replaced and `served_root` its
     folder, `present` what `root` already holds. With `defer`, nothing touches `root` until a
@@ -143,10 +125,6 @@ class SiteOutput:
         self._made: set[Path] = {root}
         self._temporaries = 0
 
-    @property
-    def written(self) -> list[str]:
-        return list(self.desired)
-
     def unchanged(self) -> bool:
         return self.desired == self.served
 
@@ -167,14 +145,6 @@ class SiteOutput:
                     self.flush()
             return
         self._place(relative, digest, data)
-
-    def write_text(self, relative: str, text: str) -> None:
-        self.write_bytes(relative, text.encode("utf-8"))
-
-    def write_json(self, relative: str, value: Any, pretty: bool = False) -> bytes:
-        data = dump_json(value, pretty)
-        self.write_bytes(relative, data)
-        return data
 
     def keep(self, relative: str, digest: str) -> bool:
         """Use a file from an earlier build without its bytes; False when neither folder has it."""
@@ -327,10 +297,9 @@ def double_buffered(out: Path, spare_path: Path, buffers: Buffers | None, save: 
             spare_path.parent.mkdir(parents=True, exist_ok=True)
             _clone(out, spare_path)
 
-    present = buffers.spare if spare_ok else dict(buffers.served)
+    # Without a trustworthy spare, prepare() makes one as a copy of the served site.
+    present = buffers.spare if spare_ok else buffers.served
     output = SiteOutput(spare_path, buffers.served, out, present, defer=True, prepare=prepare)
-    if not spare_ok:
-        output.present = dict(buffers.served)
     yield output
     if output.unchanged():
         return

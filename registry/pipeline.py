@@ -9,7 +9,6 @@ its inputs (registry/state.py).
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import pickle
@@ -324,13 +323,13 @@ def _emit(
     writer: SiteOutput, data: SiteData, progress: Progress, lap: Callable[[str], None], incremental: Incremental,
     reuse: RenderReuse,
 ) -> SearchStats:  # fmt: skip
-    with contextlib.ExitStack() as stack:
-        return _emit_site(writer, data, progress, lap, incremental, reuse, stack)
+    with tempfile.TemporaryFile(dir=search_cache(data.options.out)) as spool:
+        return _emit_site(writer, data, progress, lap, incremental, reuse, spool)
 
 
 def _emit_site(
     writer: SiteOutput, data: SiteData, progress: Progress, lap: Callable[[str], None], incremental: Incremental,
-    reuse: RenderReuse, stack: contextlib.ExitStack,
+    reuse: RenderReuse, spool: IO[bytes],
 ) -> SearchStats:  # fmt: skip
     options, published, repository, discovery = data.options, data.published, data.repository, data.discovery
     urls = SiteUrls(options.site_url)
@@ -351,7 +350,6 @@ def _emit_site(
     ]  # fmt: skip
     keys = [_render_key(incremental, settings, data.analysis_keys.get(j.skill.id, ""), j) for j in jobs]
     outcome: dict[str, _Outcome] = {}
-    spool = stack.enter_context(tempfile.TemporaryFile(dir=search_cache(options.out)))  # noqa: SIM115 (closed by stack)
 
     def record(skill: Skill, entry: _CachedRender) -> None:
         offset = spool.tell()
@@ -406,7 +404,7 @@ def _emit_site(
         commit=repository.commit,
         shallow=repository.shallow,
     )
-    emitter = html.HtmlEmitter(writer, options.templates, urls, site)  # type: ignore[arg-type]
+    emitter = html.HtmlEmitter(writer, options.templates, urls, site)
     sitemap_pages: list[tuple[str, str | None]] = [
         (SiteUrls.skill_page(s.id), cards[s.id].last_updated) for s in published
     ]
@@ -425,7 +423,7 @@ def _emit_site(
         emitter.tombstone(skill_id, reason)
     writer.write_text("_redirects", redirects_file(data.lifecycle))
     feeds.emit(
-        writer, urls, data.title,  # type: ignore[arg-type]
+        writer, urls, data.title,
         [
             feeds.FeedItem(
                 s.id, s.display_name, s.description or "", s.version, s.publisher, s.category,
@@ -440,11 +438,11 @@ def _emit_site(
         [listing.key for listing in listings["category"]], sorted({d for card in card_list for d in card.dialects})
     )
     index_json.emit_index(
-        writer, _SpooledEntries(spool, [outcome[s.id] for s in published]), [s.id for s in published], urls,  # type: ignore[arg-type]
+        writer, _SpooledEntries(spool, [outcome[s.id] for s in published]), [s.id for s in published], urls,
         repository, data.title, data.lifecycle,
     )  # fmt: skip
-    well_known.emit_indexes(writer, [e.discovery for s in published if (e := outcome[s.id]).discovery is not None])  # type: ignore[arg-type]
-    sitemap.emit(writer, urls, sitemap_pages)  # type: ignore[arg-type]
+    well_known.emit_indexes(writer, [e.discovery for s in published if (e := outcome[s.id]).discovery is not None])
+    sitemap.emit(writer, urls, sitemap_pages)
     _copy_assets(writer, options)
     lap("emit")
 

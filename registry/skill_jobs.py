@@ -24,11 +24,10 @@ from registry import crawl
 from registry.config import Limits
 from registry.emit import html, raw, well_known
 from registry.emit.urls import SiteUrls
-from registry.emit.writer import UnsafeOutputPath, dump_json
+from registry.emit.writer import SiteWriter, UnsafeOutputPath, checked_parts, dump_json
 from registry.history import SkillHistory
 from registry.lifecycle import Lifecycle
 from registry.model import Document, Finding, Severity, Skill, SkillLocation
-from registry.output import checked_parts
 from registry.parse.document import read_document
 from registry.parse.skill import parse_skill
 from registry.policy import Policy
@@ -162,8 +161,8 @@ class Rendered:
     failed: Finding | None = None
 
 
-class MemoryWriter:
-    """A SiteWriter that keeps files in memory: a worker sends them back to the build."""
+class MemoryWriter(SiteWriter):
+    """Keeps files in memory: a worker sends them back to the build."""
 
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
@@ -172,14 +171,11 @@ class MemoryWriter:
         checked_parts(relative)
         self.files[relative] = data
 
-    def write_text(self, relative: str, text: str) -> None:
-        self.write_bytes(relative, text.encode("utf-8"))
-
 
 @functools.lru_cache(maxsize=4)
 def _emitter(settings: PageSettings, site_url: str) -> html.HtmlEmitter:
     # One Jinja environment and Markdown renderer per process, reused for every page it renders.
-    return html.HtmlEmitter(MemoryWriter(), settings.templates, SiteUrls(site_url), settings.site)  # type: ignore[arg-type]
+    return html.HtmlEmitter(MemoryWriter(), settings.templates, SiteUrls(site_url), settings.site)
 
 
 def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
@@ -189,19 +185,20 @@ def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
     skill.findings = list(skill.findings)
     writer = MemoryWriter()
     emitter = _emitter(settings, settings.site.url)
-    emitter.writer = writer  # type: ignore[assignment]
+    emitter.writer = writer
+    started = time.perf_counter()
     try:
         with time_limit(settings.limits.skill_seconds):
             contents = load_contents(skill, settings.limits)
             if not skill.document.body:  # dropped after scoring to bound memory: read again, identically
                 body = read_document(contents["SKILL.md"], skill.location.skill_md_path, settings.limits).body
                 skill.document = dataclasses.replace(skill.document, body=body)
-            raw.emit_skill(writer, skill, contents)  # type: ignore[arg-type]
+            raw.emit_skill(writer, skill, contents)
             discovery = None
             archive = False
             findings: tuple[Finding, ...] = ()
             if job.discovery_name is not None:
-                discovery = well_known.emit_skill(writer, skill, contents, job.executables)  # type: ignore[arg-type]
+                discovery = well_known.emit_skill(writer, skill, contents, job.executables)
                 findings = discovery.findings
                 skill.findings.extend(findings)
                 archive = discovery.v2["type"] == "archive"
@@ -212,9 +209,13 @@ def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
             )
     except SourceChanged:
         raise
-    except (Exception, _TimeUp) as err:
+    except Exception as err:  # _TimeUp included
         if isinstance(err, _TimeUp):
-            failed = TIME_LIMIT.at(skill.location.skill_md_path, limit=settings.limits.skill_seconds, actual=0.0)
+            failed = TIME_LIMIT.at(
+                skill.location.skill_md_path,
+                limit=settings.limits.skill_seconds,
+                actual=time.perf_counter() - started,
+            )
         else:
             failed = INTERNAL_ERROR.at(
                 skill.location.skill_md_path,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+import time
 from array import array
 from collections import defaultdict
 from dataclasses import dataclass
@@ -123,10 +124,8 @@ def run_pagefind(site: Path, output: Path, glob: str = "skills/**/index.html") -
 
 def emit_search(writer: SiteOutput, documents: list[SearchDocument], cache: Path, state: BuildState) -> SearchStats:
     """Whoosh (incremental), token shards, and Pagefind: re-run only when a page it reads changed."""
-    import time
-
     stats = update_index(cache / "whoosh", documents)
-    shard_count = write_shards(writer, documents)  # type: ignore[arg-type]
+    shard_count = write_shards(writer, documents)
     started = time.perf_counter()
     pages = key_of(
         "pagefind", sorted((p, d) for p, d in writer.desired.items() if p.startswith("skills/") and p.endswith(".html"))

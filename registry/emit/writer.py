@@ -1,10 +1,15 @@
-"""Writing the site: every path checked to stay inside the output folder."""
+"""Writing the site: the interface every emitter writes through, and the path check it enforces.
+
+Two writers implement it: registry.output.SiteOutput (the next site on disk, written only where
+it differs from the served one) and registry.skill_jobs.MemoryWriter (a worker's files, sent back
+to the build). Emitters only call write_bytes, write_text and write_json.
+"""
 
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path, PurePosixPath
+from abc import ABC, abstractmethod
+from pathlib import PurePosixPath
 from typing import Any
 
 
@@ -12,33 +17,29 @@ class UnsafeOutputPath(ValueError):
     pass
 
 
-class SiteWriter:
-    """Writes files under one root; refuses any path that could land outside it."""
+def checked_parts(relative: str) -> tuple[str, ...]:
+    """The parts of a site path; refuses anything that could leave the site folder."""
+    parts = tuple(relative.split("/"))
+    if (
+        all(part and part not in (".", "..") for part in parts)
+        and "\\" not in relative
+        and relative.isprintable()
+        and relative.isascii()
+    ):
+        return parts
+    pure = PurePosixPath(relative)
+    if pure.is_absolute() or any(part in ("", ".", "..") for part in pure.parts) or "\\" in relative:
+        raise UnsafeOutputPath(relative)
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in relative) or not pure.parts:
+        raise UnsafeOutputPath(relative)
+    return pure.parts
 
-    def __init__(self, root: Path):
-        self.root = root
-        self.written: list[str] = []
-        self._made: set[Path] = {root}
 
-    def _target(self, relative: str) -> Path:
-        pure = PurePosixPath(relative)
-        if pure.is_absolute() or any(part in ("", ".", "..") for part in pure.parts) or "\\" in relative:
-            raise UnsafeOutputPath(relative)
-        if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in relative):
-            raise UnsafeOutputPath(relative)
-        target = self.root.joinpath(*pure.parts)
-        if target.parent not in self._made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._made.update(target.parents)
-        return target
+class SiteWriter(ABC):
+    """Writes site files by relative path; an implementation refuses paths `checked_parts` refuses."""
 
-    def write_bytes(self, relative: str, data: bytes) -> None:
-        target = self._target(relative)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(target, flags, 0o644)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        self.written.append(relative)
+    @abstractmethod
+    def write_bytes(self, relative: str, data: bytes) -> None: ...
 
     def write_text(self, relative: str, text: str) -> None:
         self.write_bytes(relative, text.encode("utf-8"))

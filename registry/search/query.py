@@ -53,14 +53,14 @@ def _distinct(items: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
-def _whoosh_query(raw: str, schema, reader=None, fields: tuple[str, ...] = TEXT_FIELDS) -> query.Query:
+def _whoosh_query(raw: str, schema, reader=None) -> query.Query:
     terms: list[query.Query] = []
     typed = query_words(raw)
     for position, word in enumerate(typed):
         # Prefixes as ranking grants them (text.word_matches): from 3 letters for the word being
         # typed, from 5 for the others. Shorter ones only add candidates ranking would not match.
         prefix_from = 3 if position == len(typed) - 1 else 5
-        for field_name in fields:
+        for field_name in TEXT_FIELDS:
             # Text fields are stemmed when indexed: look up the stem, and the raw word as a prefix.
             for stem in schema[field_name].process_text(word) or [word]:
                 terms.append(query.Term(field_name, stem))
