@@ -53,15 +53,17 @@ always give the same assessment, findings sorted by path, line, column and code.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from registry.model import Finding, Skill
 from registry.score import risk_rules as R
+from registry.score.card import AnalyserResult, CapabilityCard, Declared, Use
 from registry.score.risk_detect import FILE_DETECTORS, LINE_DETECTORS, Hit, describes_pattern, worth_reading
-from registry.score.risk_rules import CATEGORIES, LEVELS, RULES, RiskRule
+from registry.score.risk_rules import CATEGORIES, LEVELS, RULES, Item, RiskRule
 from registry.score.risk_text import CODE, TextFile, read_files
 
 __all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess"]
@@ -125,18 +127,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
-class Item:
-    finding: Finding
-    rule: RiskRule
-    params: dict
-    block: tuple[str, int] | None = None  # (file, code block) for escalations that need both in one place
-
-
-@dataclass(frozen=True)
 class RiskAssessment:
     level: str  # low when nothing fired
     findings: tuple[Finding, ...]
     reasons: tuple[str, ...]
+    card: CapabilityCard = dataclasses.field(default_factory=CapabilityCard)
 
 
 def show(text: str) -> str:
@@ -165,7 +160,36 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
         findings.append(Item(R.NOT_ANALYSED.at(item.path, None, None, **params), R.NOT_ANALYSED, params))
     findings += _metadata_findings(skill, skill_md_path)
     findings += _danger_pattern_findings(skill, files, skill_md_path)
-    return _combine(findings)
+    uses: list[Use] = []
+    coverage = []
+    for analyser in ANALYSERS:
+        result: AnalyserResult = analyser(skill, files, contents, shown)
+        uses += result.uses
+        coverage += result.coverage
+        findings += result.items
+    card = CapabilityCard(tuple(sorted(set(uses), key=Use.sort_key)), declared_by(skill), tuple(coverage))
+    for card_rule in CARD_RULES:
+        findings += card_rule(skill, card, files)
+    assessment = _combine(findings)
+    return dataclasses.replace(assessment, card=card)
+
+
+def declared_by(skill: Skill) -> Declared:
+    network = skill.settings.get("network")
+    return Declared(
+        allowed_tools=tuple(str(t) for t in skill.allowed_tools),
+        requires=tuple((str(k), tuple(str(v) for v in values)) for k, values in sorted(skill.requires.items())),
+        compatibility=str(skill.compatibility or ""),
+        tools=tuple(tool.name for tool in skill.tools),
+        inputs=tuple(item.name for item in skill.inputs),
+        network=network if isinstance(network, bool) else None,
+    )
+
+
+# Each analyser reads the skill's files its own way and returns uses for the card, how each file
+# was read, and findings; card rules then read the merged card (flows, declared against used).
+ANALYSERS: tuple[Callable[[Skill, list[TextFile], Mapping[str, bytes], str], AnalyserResult], ...] = ()
+CARD_RULES: tuple[Callable[[Skill, CapabilityCard, list[TextFile]], list[Item]], ...] = ()
 
 
 def _body_line(skill: Skill) -> int:

@@ -49,6 +49,16 @@ METADATA: frozenset[str] = frozenset()  # rules over parsed frontmatter fields, 
 
 
 @dataclass(frozen=True)
+class Item:
+    """A risk finding with the rule that made it and its parameters, before levels are combined."""
+
+    finding: Finding
+    rule: RiskRule
+    params: dict
+    block: tuple[str, int] | None = None  # (file, code block) for escalations that need both in one place
+
+
+@dataclass(frozen=True)
 class RiskRule(Rule):
     level: str = "medium"
     category: str = ""

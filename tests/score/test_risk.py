@@ -334,7 +334,7 @@ def test_rule_table_is_well_formed() -> None:
 
 def test_nothing_risky_is_low(tmp_path: Path) -> None:
     result = run(tmp_path, body(fence("git status\npython3 scripts/stats.py data.csv")))
-    assert result == RiskAssessment("low", (), ())
+    assert (result.level, result.findings, result.reasons) == ("low", (), ())
 
 
 def test_credential_access_and_exfiltration_escalate_to_critical(tmp_path: Path) -> None:
@@ -530,4 +530,4 @@ def test_security_teaching_skill_stays_low() -> None:
     location = next(loc for loc in crawl(root, LIMITS).locations)
     skill = parse_skill(location, LIMITS)
     result = assess(skill, {f.path: read_bytes(f, LIMITS.file_bytes) for f in location.files})
-    assert result == RiskAssessment("low", (), ()), [(f.code, f.path, f.line, f.excerpt) for f in result.findings]
+    assert (result.level, result.findings) == ("low", ()), [(f.code, f.path, f.line, f.excerpt) for f in result.findings]

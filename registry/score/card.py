@@ -1,0 +1,161 @@
+"""A skill's capability card: what its files and instructions would make an agent touch, as data.
+
+The risk level is derived from this card, the flows between its entries and the findings; people
+and agents can read the card itself. Each `Use` is one thing a file references (an environment
+variable, a path, a host, a binary, a package install, a spawned process or evaluated code, a
+persistence point), with where it was seen and whether it is sensitive. `Declared` is what the
+skill says it needs (`allowed-tools`, `requires`, `compatibility`, tool and input declarations);
+`Coverage` lists every file and how it was read, so nothing is skipped silently.
+
+Analysers (code parsers, prose analysis, every-byte scanning) each return an `AnalyserResult`;
+risk.py merges them into one card and one list of findings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# The kinds of use, in the order the card shows them.
+ENV = "env"  # environment variable read
+PATH = "path"  # file or folder touched (read, written, deleted)
+HOST = "host"  # network host or URL contacted
+BINARY = "binary"  # program or interpreter invoked
+INSTALL = "install"  # package installed
+PROCESS = "process"  # process spawned or code evaluated
+PERSISTENCE = "persistence"  # something written that outlives the task (cron, rc files, hooks, agent config)
+KINDS = (ENV, PATH, HOST, BINARY, INSTALL, PROCESS, PERSISTENCE)
+KIND_TITLES = {
+    ENV: "Environment variables",
+    PATH: "Files and paths",
+    HOST: "Network hosts",
+    BINARY: "Programs run",
+    INSTALL: "Package installs",
+    PROCESS: "Processes and evaluated code",
+    PERSISTENCE: "Persistence points",
+}
+
+# Where a use was seen.
+FROM_CODE = "code"  # a script file
+FROM_INSTRUCTIONS = "instructions"  # SKILL.md, references, templates: prose and the commands in their code fences
+FROM_METADATA = "metadata"  # frontmatter fields, tool declarations
+
+# How a file was read, for the coverage list.
+READ_PARSED = "parsed"  # a real parser (ast, tree-sitter) read it
+READ_TEXT = "text"  # read as text (Markdown, data, a script in a language without a parser)
+READ_MEMBERS = "members"  # an archive or office document whose members were listed and read
+READ_BINARY = "binary"  # inspected as bytes (magic numbers, strings)
+NOT_ANALYSED = "not analysed"  # see `reason`
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    kind: str  # one of KINDS
+    value: str  # "AWS_SECRET_ACCESS_KEY", "~/.ssh/id_rsa", "api.github.com", "curl", "requests==2.32.3", ...
+    path: str  # the file, as in findings: relative to the source root
+    line: int | None
+    origin: str = FROM_CODE  # FROM_CODE, FROM_INSTRUCTIONS or FROM_METADATA
+    sensitive: str = ""  # why it deserves a look ("secret-like name", "wallet", "agent configuration"), or ""
+    detail: str = ""  # kind-specific: "read"/"write"/"delete" for paths, "pinned"/"unpinned" for installs, the URL ...
+    end_line: int | None = None
+
+    def sort_key(self) -> tuple:
+        return (KINDS.index(self.kind) if self.kind in KINDS else len(KINDS), self.value, self.path, self.line or 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "value": self.value,
+            "path": self.path,
+            "line": self.line,
+            "origin": self.origin,
+            "sensitive": self.sensitive,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What the skill says it needs, from its frontmatter and its dialect's declarations."""
+
+    allowed_tools: tuple[str, ...] = ()
+    requires: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (kind, names): bins, env, config ...
+    compatibility: str = ""
+    tools: tuple[str, ...] = ()  # declared tool names (and their commands' programs)
+    inputs: tuple[str, ...] = ()
+    network: bool | None = None  # `network:` when the dialect has it
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "allowed_tools": list(self.allowed_tools),
+            "requires": {kind: list(names) for kind, names in self.requires},
+            "compatibility": self.compatibility,
+            "tools": list(self.tools),
+            "inputs": list(self.inputs),
+            "network": self.network,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """How one file was read by the risk analysis."""
+
+    path: str
+    how: str  # READ_PARSED, READ_TEXT, READ_MEMBERS, READ_BINARY or NOT_ANALYSED
+    detail: str = ""  # the parser ("python ast", "tree-sitter bash"), or the reason it was not analysed
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "how": self.how, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class CapabilityCard:
+    uses: tuple[Use, ...] = ()
+    declared: Declared = field(default_factory=Declared)
+    coverage: tuple[Coverage, ...] = ()
+
+    def of(self, kind: str) -> tuple[Use, ...]:
+        return tuple(use for use in self.uses if use.kind == kind)
+
+    @property
+    def not_analysed(self) -> tuple[Coverage, ...]:
+        return tuple(c for c in self.coverage if c.how == NOT_ANALYSED)
+
+    def summary(self) -> dict[str, list[dict[str, Any]]]:
+        """One entry per distinct (kind, value): where first seen, how many places, sensitive or not."""
+        grouped: dict[tuple[str, str], list[Use]] = {}
+        for use in sorted(self.uses, key=Use.sort_key):
+            grouped.setdefault((use.kind, use.value), []).append(use)
+        out: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+        for (kind, value), uses in grouped.items():
+            first = uses[0]
+            sensitive = next((u.sensitive for u in uses if u.sensitive), "")
+            details = sorted({u.detail for u in uses if u.detail})
+            out.setdefault(kind, []).append(
+                {
+                    "value": value,
+                    "sensitive": sensitive,
+                    "detail": ", ".join(details),
+                    "origins": sorted({u.origin for u in uses}),
+                    "path": first.path,
+                    "line": first.line,
+                    "count": len(uses),
+                }
+            )
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "uses": self.summary(),
+            "declared": self.declared.to_json(),
+            "coverage": [c.to_json() for c in self.coverage],
+        }
+
+
+@dataclass
+class AnalyserResult:
+    """What one analyser found in a skill: uses for the card, coverage notes and risk findings."""
+
+    uses: list[Use] = field(default_factory=list)
+    coverage: list[Coverage] = field(default_factory=list)
+    items: list[Any] = field(default_factory=list)  # risk.Item: a finding with its rule and parameters
