@@ -60,13 +60,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from registry.model import Finding, Skill
+from registry.score import risk_rules
 from registry.score import risk_rules as R
 from registry.score.card import AnalyserResult, CapabilityCard, Declared, Use
 from registry.score.risk_detect import FILE_DETECTORS, LINE_DETECTORS, Hit, describes_pattern, worth_reading
-from registry.score.risk_rules import CATEGORIES, LEVELS, RULES, Item, RiskRule
+from registry.score.risk_rules import CATEGORIES, LEVELS, Item, RiskRule, show
 from registry.score.risk_text import CODE, TextFile, read_files
 
-__all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess"]
+__all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess", "show"]
+
+# Every risk rule, from each module that declares some.
+RULES: tuple[RiskRule, ...] = (*risk_rules.RULES,)
 
 PER_FILE = 5
 PER_SKILL = 20
@@ -74,7 +78,6 @@ LONG_LINE = 8192  # longer lines are read by the command rules in overlapping wi
 OVERLAP = 512
 HITS_PER_CALL = 2 * PER_FILE  # a detector stops reading a line after this many matches
 LONG_LINE_BUDGET = 512 * 1024  # ... up to this many characters of long lines per file
-EXCERPT = 120
 _MAX_LINE_FOR_PATTERNS = 2000
 _MAX_PATTERN_LINES = 5000
 
@@ -120,10 +123,6 @@ ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
 )
 
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
-_INVISIBLE = re.compile(
-    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -132,14 +131,6 @@ class RiskAssessment:
     findings: tuple[Finding, ...]
     reasons: tuple[str, ...]
     card: CapabilityCard = dataclasses.field(default_factory=CapabilityCard)
-
-
-def show(text: str) -> str:
-    """One line of matched text for a finding: invisible characters made visible, trimmed."""
-    text = " ".join(text.split("\n"))
-    text = _INVISIBLE.sub(lambda m: f"⟦U+{ord(m.group(0)):04X}⟧", text)
-    text = _CONTROL.sub(lambda m: f"⟦U+{ord(m.group(0)):04X}⟧", text).strip()
-    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
 
 
 def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:

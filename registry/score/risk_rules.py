@@ -15,6 +15,7 @@ finding never makes a skill invalid; the policy decides what a level means for l
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from registry.model import Finding
@@ -22,6 +23,7 @@ from registry.rules.base import I, Rule, W
 from registry.score.risk_text import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE
 
 LEVELS = ("low", "medium", "high", "critical")
+EXCERPT = 120
 
 CATEGORIES = {
     "rce": "remote code execution",
@@ -90,6 +92,20 @@ def _rule(
 ) -> RiskRule:
     severity = W if level in ("high", "critical") else I
     return RiskRule(code, severity, title, message, hint, example, level, category, why, summary, contexts)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_INVISIBLE = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
+)
+
+
+def show(text: str) -> str:
+    """One line of matched text for a finding: invisible characters made visible, trimmed."""
+    text = " ".join(text.split("\n"))
+    text = _INVISIBLE.sub(lambda m: f"⟦U+{ord(m.group(0)):04X}⟧", text)
+    text = _CONTROL.sub(lambda m: f"⟦U+{ord(m.group(0)):04X}⟧", text).strip()
+    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
 
 
 # -- remote code execution -----------------------------------------------------------------
