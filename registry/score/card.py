@@ -40,24 +40,64 @@ FROM_CODE = "code"  # a script file
 FROM_INSTRUCTIONS = "instructions"  # SKILL.md, references, templates: prose and the commands in their code fences
 FROM_METADATA = "metadata"  # frontmatter fields, tool declarations
 
-# How a file was read, for the coverage list.
+# How a file was read, for the coverage list. A file read several ways keeps the most telling one:
+# not analysed (with its reason) first, then parsed, members, binary, text (COVERAGE_ORDER).
 READ_PARSED = "parsed"  # a real parser (ast, tree-sitter) read it
 READ_TEXT = "text"  # read as text (Markdown, data, a script in a language without a parser)
 READ_MEMBERS = "members"  # an archive or office document whose members were listed and read
 READ_BINARY = "binary"  # inspected as bytes (magic numbers, strings)
-NOT_ANALYSED = "not analysed"  # see `reason`
+NOT_ANALYSED = "not analysed"  # see `detail`
+COVERAGE_ORDER = (NOT_ANALYSED, READ_PARSED, READ_MEMBERS, READ_BINARY, READ_TEXT)
+
+
+def merge_coverage(entries: list[Coverage]) -> tuple[Coverage, ...]:
+    """One entry per path, the most telling one (COVERAGE_ORDER); reasons for not analysing are all kept."""
+    by_path: dict[str, list[Coverage]] = {}
+    for entry in entries:
+        by_path.setdefault(entry.path, []).append(entry)
+    merged = []
+    for path in sorted(by_path):
+        ranked = sorted(by_path[path], key=lambda c: (COVERAGE_ORDER.index(c.how), c.detail))
+        best = ranked[0]
+        if best.how == NOT_ANALYSED:
+            reasons = list(dict.fromkeys(c.detail for c in ranked if c.how == NOT_ANALYSED and c.detail))
+            best = Coverage(path, NOT_ANALYSED, "; ".join(reasons))
+        merged.append(best)
+    return tuple(merged)
+
+
+# What `Use.detail` says, per kind (analysers and card rules rely on these words):
+#   env          "read"
+#   path         "read", "write", "delete" or "list"
+#   host         "send" (data goes out: POST/PUT, an upload, a socket write), "fetch" (a download),
+#                "open" (a browser or URL opener), "mention" (named in text or a string, no call seen)
+#   binary       "" or "sudo" (run with elevated rights)
+#   install      "pinned", "unpinned", "url" (from a URL, a git repository or a local archive) or "hook"
+#                (an install-time script such as postinstall)
+#   process      "spawn", "background" (detached: nohup, `&`, setsid, start_new_session, spawn detached),
+#                "eval" (code built at run time is evaluated: eval, exec, Function, `bash -c "$x"`, source)
+#   persistence  "write"
+# `Use.sensitive` names the class of a sensitive value, from this list where one fits:
+#   "secret-like name", "wallet key", "home-directory secret", "browser profile", "wallet",
+#   "agent configuration", "skill folder", "shell startup", "scheduled job", "git hook", "ssh login",
+#   "system", "raw IP address", "paste or capture host", "tunnel", "shortener", "look-alike host"
+SENSITIVE_CLASSES = (
+    "secret-like name", "wallet key", "home-directory secret", "browser profile", "wallet", "agent configuration",
+    "skill folder", "shell startup", "scheduled job", "git hook", "ssh login", "system", "raw IP address",
+    "paste or capture host", "tunnel", "shortener", "look-alike host",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
 class Use:
     kind: str  # one of KINDS
-    value: str  # "AWS_SECRET_ACCESS_KEY", "~/.ssh/id_rsa", "api.github.com", "curl", "requests==2.32.3", ...
+    value: str  # "AWS_SECRET_ACCESS_KEY", "~/.ssh/id_rsa", "api.github.com" (hosts lowercased), "curl", "pip:requests"
     path: str  # the file, as in findings: relative to the source root
     line: int | None
     origin: str = FROM_CODE  # FROM_CODE, FROM_INSTRUCTIONS or FROM_METADATA
-    sensitive: str = ""  # why it deserves a look ("secret-like name", "wallet", "agent configuration"), or ""
-    detail: str = ""  # kind-specific: "read"/"write"/"delete" for paths, "pinned"/"unpinned" for installs, the URL ...
-    end_line: int | None = None
+    sensitive: str = ""  # why it deserves a look (one of SENSITIVE_CLASSES), or ""
+    detail: str = ""  # see the table above
+    evidence: str = ""  # the code or text it was read from, one line, at most 120 characters (risk_rules.show)
 
     def sort_key(self) -> tuple:
         return (KINDS.index(self.kind) if self.kind in KINDS else len(KINDS), self.value, self.path, self.line or 0)
@@ -71,6 +111,7 @@ class Use:
             "origin": self.origin,
             "sensitive": self.sensitive,
             "detail": self.detail,
+            "evidence": self.evidence,
         }
 
 

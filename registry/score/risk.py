@@ -62,7 +62,15 @@ from dataclasses import dataclass
 from registry.model import Finding, Skill
 from registry.score import risk_rules
 from registry.score import risk_rules as R
-from registry.score.card import AnalyserResult, CapabilityCard, Declared, Use
+from registry.score.card import (
+    NOT_ANALYSED,
+    AnalyserResult,
+    CapabilityCard,
+    Coverage,
+    Declared,
+    Use,
+    merge_coverage,
+)
 from registry.score.risk_detect import FILE_DETECTORS, LINE_DETECTORS, Hit, describes_pattern, worth_reading
 from registry.score.risk_rules import CATEGORIES, LEVELS, Item, RiskRule, show
 from registry.score.risk_text import CODE, TextFile, read_files
@@ -135,6 +143,8 @@ class RiskAssessment:
 
 def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     shown = skill.location.rel_folder
+    for expand in EXPANDERS:
+        contents = {**contents, **expand(contents)}
     files, unread = read_files(contents, shown, _body_line(skill), _frontmatter_keys(contents.get("SKILL.md")))
     hits: list[Hit] = []
     for file in files:
@@ -152,13 +162,13 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     findings += _metadata_findings(skill, skill_md_path)
     findings += _danger_pattern_findings(skill, files, skill_md_path)
     uses: list[Use] = []
-    coverage = []
+    coverage = [Coverage(item.path, NOT_ANALYSED, item.reason) for item in unread]
     for analyser in ANALYSERS:
         result: AnalyserResult = analyser(skill, files, contents, shown)
         uses += result.uses
         coverage += result.coverage
         findings += result.items
-    card = CapabilityCard(tuple(sorted(set(uses), key=Use.sort_key)), declared_by(skill), tuple(coverage))
+    card = CapabilityCard(tuple(sorted(set(uses), key=Use.sort_key)), declared_by(skill), merge_coverage(coverage))
     for card_rule in CARD_RULES:
         findings += card_rule(skill, card, files)
     assessment = _combine(findings)
@@ -177,6 +187,9 @@ def declared_by(skill: Skill) -> Declared:
     )
 
 
+# Expanders add what is inside a file as more files ("assets/x.zip!/setup.py": archive and document
+# members), read by every analyser like the skill's own files.
+EXPANDERS: tuple[Callable[[Mapping[str, bytes]], Mapping[str, bytes]], ...] = ()
 # Each analyser reads the skill's files its own way and returns uses for the card, how each file
 # was read, and findings; card rules then read the merged card (flows, declared against used).
 ANALYSERS: tuple[Callable[[Skill, list[TextFile], Mapping[str, bytes], str], AnalyserResult], ...] = ()
