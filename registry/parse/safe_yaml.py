@@ -10,6 +10,7 @@ types later; the loader never guesses them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +66,19 @@ class _TextLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         return mapping
 
 
+def _events(text: str, max_depth: int) -> Iterator[yaml.Event]:
+    try:
+        yield from yaml.parse(text, Loader=_BaseLoader)
+    except yaml.MarkedYAMLError as error:
+        # libyaml (0.2.5 as bundled with PyYAML 6.0.3 and later) stops flow nesting deeper than 1,000
+        # itself, while scanning ahead, before the events reach the depth count in check_bounds.
+        # Nesting grows one level at a time, so it went past our limit at limit + 1 first.
+        if "maximum nesting depth" in str(error.problem) and max_depth < 1000:
+            line = error.problem_mark.line if error.problem_mark else None
+            raise YamlLimitError("YAML nesting depth", max_depth, max_depth + 1, line, "yaml_depth") from None
+        raise
+
+
 def check_bounds(text: str, max_depth: int, max_nodes: int, max_aliases: int = 100) -> None:
     """Walk the event stream once; raise YamlLimitError before anything is expanded."""
     depth = 0
@@ -74,7 +88,7 @@ def check_bounds(text: str, max_depth: int, max_nodes: int, max_aliases: int = 1
     anchor_heights: dict[str, int] = {}  # levels of nesting an alias to the anchor adds where it is used
     open_collections: list[tuple[str | None, int, int]] = []  # (anchor, nodes before it, its depth)
     deepest: list[int] = []  # for each open collection, the deepest level reached inside it, aliases expanded
-    for event in yaml.parse(text, Loader=_BaseLoader):
+    for event in _events(text, max_depth):
         line = event.start_mark.line if event.start_mark else None
         if isinstance(event, yaml.ScalarEvent):
             nodes += 1
