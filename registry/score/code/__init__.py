@@ -1,0 +1,266 @@
+"""The code side of the capability card: scripts and code fences read with real parsers.
+
+`analyse(skill, files, contents, shown)` is registered in risk.ANALYSERS. It reads
+
+- Python scripts and ```python fences with `ast`;
+- shell scripts and ```bash/sh/shell/zsh/console fences (and unlabelled fences that start with a
+  well-known command) with tree-sitter-bash;
+- JavaScript/TypeScript scripts and ```js/ts/tsx fences with tree-sitter;
+- package.json (scripts, install hooks, dependencies), requirements*.txt and pyproject.toml;
+
+and returns the card's uses (origin "code" for scripts, "instructions" for fences), how each file
+was read, and the flow findings inside each unit (code_rules.py, R120-R128).
+
+Bounds: a file over 512 KB, or with a line over 20,000 characters, is not parsed (a script is
+listed "not analysed" with the reason; Markdown stays read as text by the line rules); at most 400
+units per skill and 2 MB of code parsed per skill; a syntax error or a nesting too deep for the
+parser leaves the unit to the text rules, with the reason in the coverage list. Fences are parsed
+only when their text names something a reader would report (a cheap search first); shell fences
+always are, since every command they run is a use. Nothing from a skill is ever run or imported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import ahocorasick_rs
+
+from registry.model import Skill
+from registry.score.card import FROM_CODE, NOT_ANALYSED, READ_PARSED, READ_TEXT, AnalyserResult, Coverage
+from registry.score.code import flows, javascript, manifests, python, shell
+from registry.score.code.model import Facts, Unit
+from registry.score.code.units import (
+    JAVASCRIPT,
+    PYTHON,
+    SHELL,
+    TSX,
+    TYPESCRIPT,
+    decode,
+    is_markdown,
+    script_language,
+    units_of,
+)
+from registry.score.risk_text import TextFile, is_binary
+
+MAX_FILE = 512 * 1024
+MAX_LINE = 20_000
+MAX_UNITS = 400
+MAX_CODE = 2 * 1024 * 1024
+PER_FILE = 5  # findings per rule per file, like the line rules
+
+# Cheap searches (Aho-Corasick, one pass): a fence naming none of these words has nothing a parser
+# would report. The words are every module, function and method name the readers act on (an alias
+# still names its module in the import), so skipping such a fence never loses a use.
+_PYTHON_WORDS = sorted(
+    {part.lower() for qual in (*python.KNOWN_CALLS,) for part in re.split(r"[.()]+", qual) if len(part) >= 3}
+    | {
+        "os.",
+        " os",
+        "open(",
+        "://",
+        "environ",
+        "path",
+        "request",
+        "thread",
+        "process",
+        "decode",
+        "write",
+        "read_",
+        "print(",
+        "goto",
+        "eval",
+        "exec",
+        "compile",
+        "http",
+        "socket",
+        "websocket",
+        "urlopen",
+        "urlretrieve",
+    }
+)
+_JS_WORDS = sorted(
+    {
+        "process.",
+        "process[",
+        "env",
+        "fetch",
+        "require",
+        "child_process",
+        "exec",
+        "spawn",
+        "fork",
+        "fs",
+        "readFile",
+        "writeFile",
+        "appendFile",
+        "readdir",
+        "unlink",
+        "rmSync",
+        "rm(",
+        "copyFile",
+        "rename",
+        "createReadStream",
+        "createWriteStream",
+        "axios",
+        "got",
+        "ky",
+        "http",
+        "WebSocket",
+        "eval",
+        "Function",
+        "vm",
+        "Buffer",
+        "atob",
+        "zlib",
+        "os",
+        "clipboard",
+        "screenshot",
+        "goto",
+        "open",
+        "sendBeacon",
+        "net",
+        "://",
+        "Deno",
+        "Bun",
+        "execa",
+        "$`",
+        "zx",
+        "superagent",
+        "needle",
+        "undici",
+        "socket",
+        "ws",
+        "homedir",
+        "import(",
+        "setTimeout",
+        "setInterval",
+        "hostname",
+        "userInfo",
+        "networkInterfaces",
+        "platform",
+        "import.meta",
+    }
+)
+_PYTHON_ENGINE = ahocorasick_rs.AhoCorasick(_PYTHON_WORDS)
+_JS_ENGINE = ahocorasick_rs.AhoCorasick(_JS_WORDS)
+_PARSERS = {PYTHON: "python ast", SHELL: "tree-sitter bash", JAVASCRIPT: "tree-sitter javascript",
+            TYPESCRIPT: "tree-sitter typescript", TSX: "tree-sitter tsx"}  # fmt: skip
+
+
+def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], shown: str) -> AnalyserResult:
+    result = AnalyserResult()
+    names = frozenset(contents)
+    budget = MAX_CODE
+    units_left = MAX_UNITS
+    for name in sorted(contents):
+        data = contents[name]
+        if not isinstance(data, bytes | bytearray):
+            continue
+        data = bytes(data)
+        path = name if shown in (".", "") else f"{shown}/{name}"
+        if manifests.is_manifest(name):
+            if len(data) <= MAX_FILE and not is_binary(data):
+                _manifest(name, path, data, names, result)
+            continue
+        if not (data[:2] == b"#!" or script_language(name, "") or is_markdown(name)) or is_binary(data):
+            continue
+        text = decode(data)
+        units = list(units_of(name, path, data, text))
+        if not units:
+            continue
+        script = not units[0].fence
+        reason = _too_big(data, text)
+        if reason:
+            how = NOT_ANALYSED if script else READ_TEXT
+            result.coverage.append(Coverage(path, how, f"code not parsed: {reason}"))
+            continue
+        parsed: dict[str, int] = {}
+        failures: list[str] = []
+        counts: dict[str, int] = {}
+        for unit in units:
+            if units_left <= 0 or budget < len(unit.text):
+                failures.append(f"{unit.language} at line {unit.first_line}: past the code parsed per skill")
+                continue
+            if unit.fence and not _worth_parsing(unit):
+                continue
+            units_left -= 1
+            budget -= len(unit.text)
+            facts = Facts(unit)
+            error = _read(unit, facts)
+            if error:
+                failures.append(error)
+                continue
+            parsed[_PARSERS[unit.language]] = parsed.get(_PARSERS[unit.language], 0) + 1
+            result.uses += facts.uses
+            for item in flows.judge(facts):
+                count = counts.get(item.rule.code, 0)
+                counts[item.rule.code] = count + 1
+                if count < PER_FILE:
+                    result.items.append(item)
+        result.coverage += _coverage(path, script, parsed, failures)
+    return result
+
+
+def _too_big(data: bytes, text: str) -> str:
+    if len(data) > MAX_FILE:
+        return f"larger than {MAX_FILE // 1024} KB"
+    if len(text) > MAX_LINE and any(len(line) > MAX_LINE for line in text.split("\n")):
+        return f"a line longer than {MAX_LINE:,} characters"
+    return ""
+
+
+def _worth_parsing(unit: Unit) -> bool:
+    if unit.language == SHELL:
+        return True
+    if unit.language == PYTHON:
+        return bool(_PYTHON_ENGINE.find_matches_as_indexes(unit.text.lower()))
+    return bool(_JS_ENGINE.find_matches_as_indexes(unit.text))
+
+
+def _read(unit: Unit, facts: Facts) -> str:
+    """Parse one unit into `facts`; the reason it could not be, or ''."""
+    try:
+        if unit.language == PYTHON:
+            python.analyse(facts)
+        elif unit.language == SHELL:
+            shell.analyse(facts, unit.text)
+        else:
+            javascript.analyse(facts)
+    except SyntaxError as error:
+        where = unit.first_line + (error.lineno or 1) - 1
+        return f"python syntax error at line {where}, read as text"
+    except (RecursionError, MemoryError):
+        return f"{unit.language} at line {unit.first_line} nested too deeply to parse, read as text"
+    except (ValueError, UnicodeError) as error:
+        return f"{unit.language} at line {unit.first_line} not parsed ({type(error).__name__}), read as text"
+    return ""
+
+
+def _coverage(path: str, script: bool, parsed: dict[str, int], failures: list[str]) -> list[Coverage]:
+    if script:
+        if failures:
+            return [Coverage(path, READ_TEXT, "; ".join(failures[:3]))]
+        return [Coverage(path, READ_PARSED, next(iter(parsed), ""))]
+    out = []
+    if parsed:
+        what = ", ".join(
+            f"{parser} ({count} block{'s' if count > 1 else ''})" for parser, count in sorted(parsed.items())
+        )
+        out.append(Coverage(path, READ_PARSED, f"code blocks: {what}"))
+    if failures:
+        out.append(Coverage(path, READ_TEXT, "; ".join(failures[:3])))
+    return out
+
+
+def _manifest(name: str, path: str, data: bytes, names: frozenset[str], result: AnalyserResult) -> None:
+    unit = Unit(path, name, "manifest", decode(data), 1, FROM_CODE)
+    facts = Facts(unit)
+    try:
+        manifests.analyse(facts, names)
+    except (ValueError, RecursionError, TypeError) as error:
+        result.coverage.append(Coverage(path, READ_TEXT, f"manifest not parsed ({type(error).__name__}), read as text"))
+        return
+    result.uses += facts.uses
+    result.items += flows.judge(facts)
+    result.coverage.append(Coverage(path, READ_PARSED, facts.parser))

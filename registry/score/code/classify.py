@@ -1,0 +1,226 @@
+"""Classification tables for the capability card: which names, paths and hosts deserve a look.
+
+Pure functions over strings, shared by the code parsers (this package) and any other analyser or
+card rule that wants the same vocabulary. Each returns one of `card.SENSITIVE_CLASSES` (or a
+plainly worded class where none fits, such as "dynamic-DNS host"), or "" when the value is
+ordinary. Nothing here reads a file or the network.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from registry.score.risk_detect import RAW_IP, host_kind
+
+SECRET_LIKE = "secret-like name"
+WALLET_KEY = "wallet key"
+HOME_SECRET = "home-directory secret"
+BROWSER_PROFILE = "browser profile"
+WALLET = "wallet"
+AGENT_CONFIG = "agent configuration"
+SKILL_FOLDER = "skill folder"
+SHELL_STARTUP = "shell startup"
+SCHEDULED_JOB = "scheduled job"
+GIT_HOOK = "git hook"
+SSH_LOGIN = "ssh login"
+SYSTEM = "system"
+RAW_IP_ADDRESS = "raw IP address"
+PASTE_OR_CAPTURE = "paste or capture host"
+TUNNEL = "tunnel"
+SHORTENER = "shortener"
+DYNAMIC_DNS = "dynamic-DNS host"
+
+# -- environment variables -----------------------------------------------------------------
+
+# A name is secret-like when one of its `_`-separated words is (or ends with) one of these.
+SECRET_WORDS = (
+    "KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PRIVATE", "CREDENTIAL", "CREDENTIALS", "MNEMONIC", "SEED",
+    "AUTH", "COOKIE", "SESSION", "APIKEY", "PASS", "PWD",
+)  # fmt: skip
+# Words that hold or derive a wallet's signing key: whoever reads them can move funds. A bare
+# WALLET (or WALLET_ADDRESS) holds a public address in real skills; with a secret word it is a key.
+_WALLET_NAME = re.compile(
+    r"PRIVATE_?KEY|MNEMONIC|SEED_?PHRASE|SECRET_?RECOVERY|KEYPAIR|WALLET_?(?:KEY|SECRET|SEED|PRIVATE|PASSWORD|PASS)",
+    re.IGNORECASE,
+)
+# Ordinary variables that happen to contain a secret word.
+_NOT_SECRET = frozenset(
+    {
+        "PWD",
+        "OLDPWD",
+        "KEYBOARD",
+        "KEYMAP",
+        "SSH_AUTH_SOCK",
+        "SESSION_MANAGER",
+        "XDG_SESSION_TYPE",
+        "XDG_SESSION_ID",
+        "XDG_SESSION_CLASS",
+        "XDG_SESSION_DESKTOP",
+        "DBUS_SESSION_BUS_ADDRESS",
+    }
+)
+
+
+# A last word that names where a secret is or whose it is, not the secret: SOLANA_KEYPAIR_PATH,
+# WALLET_ADDRESS, API_KEY_FILE, TOKEN_URL, CLIENT_ID hold a path, an address or a public id.
+_NOT_A_VALUE = frozenset({"PATH", "FILE", "DIR", "FOLDER", "URL", "URI", "ADDRESS", "ADDR", "NAME", "ID", "TYPE",
+                          "HOST", "PORT", "ENDPOINT", "REGION", "NETWORK", "CHAIN", "LENGTH", "LEN", "EXPIRY",
+                          "EXPIRES", "TTL", "HEADER", "FORMAT", "PUBKEY", "PUBLIC", "COUNT", "SIZE", "LIMIT",
+                          "TIMEOUT", "PREFIX", "ENABLED", "MODE", "VERSION", "INDEX", "SLOT"})  # fmt: skip
+
+
+@functools.lru_cache(maxsize=4096)
+def env_sensitivity(name: str) -> str:
+    """'wallet key', 'secret-like name' or '' for an environment variable name."""
+    upper = name.upper()
+    if upper in _NOT_SECRET:
+        return ""
+    words = [w for w in re.split(r"[_\W]+", upper) if w]
+    if words and words[-1] in _NOT_A_VALUE and upper not in ("SESSION_ID", "SESSIONID"):
+        return ""
+    if _WALLET_NAME.search(upper):
+        return WALLET_KEY
+    for word in re.split(r"[_\W]+", upper):
+        if not word:
+            continue
+        if word in SECRET_WORDS or word.endswith(("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD")):
+            return SECRET_LIKE
+    return ""
+
+
+# -- paths ---------------------------------------------------------------------------------
+
+_HOME = r"(?:^|[\s'\"=:(]|~|\$HOME|\$\{HOME\}|%USERPROFILE%|/root|/home/[^/\s]+|/Users/[^/\s]+)"
+# (class, label, pattern): the first match wins, so the narrower classes come first.
+_PATH_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
+    (cls, label, re.compile(pattern, re.IGNORECASE))
+    for cls, label, pattern in (
+        (SSH_LOGIN, "SSH authorized_keys", r"(?:^|/)authorized_keys2?$"),
+        (WALLET, "a crypto wallet", r"wallet\.dat$|/keystore(?:/|$)|\.ethereum/|solana/id\.json$|\.config/solana/"
+         r"|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|Exodus/|\.electrum/|Electrum/wallets"
+         r"|\.bitcoin/|seed[-_ ]?phrase|mnemonic\.txt$|\.(?:keypair|wallet)\.json$"),
+        (BROWSER_PROFILE, "a browser profile or cookie store",
+         r"Google/Chrome|google-chrome|chromium|BraveSoftware|Microsoft/Edge|Mozilla/Firefox|\.mozilla/firefox"
+         r"|Firefox/Profiles|Opera Software|Vivaldi|Chrome/User Data|/Cookies$|cookies\.sqlite$|logins\.json$"
+         r"|key[34]\.db$|Login Data$|Local State$|Web Data$"),
+        (HOME_SECRET, "a home-directory secret",
+         r"(?:^|/)\.ssh/(?!.*\.pub$)(?!known_hosts)(?!config$)|(?:^|/)\.ssh/?$|(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)$"
+         r"|(?:^|/)\.aws(?:/|$)|(?:^|/)\.netrc$|(?:^|/)_netrc$|(?:^|/)\.env(?:\.[\w-]+)?$|\.docker/config\.json$"
+         r"|\.kube/config$|\.git-credentials$|(?:^|/)\.gnupg(?:/|$)|Library/Keychains|\.keychain(?:-db)?$"
+         r"|\.config/gcloud|(?:^|/)\.azure/|\.pypirc$|(?:^|/)\.npmrc$|\.config/gh/hosts\.yml$|\.password-store"
+         r"|\.vault-token$|credentials\.json$|\.pgpass$|\.my\.cnf$|private[^/]*\.(?:pem|key)$|\.(?:p12|pfx)$"),
+        (SKILL_FOLDER, "another skill's folder",
+         r"(?:^|/)\.(?:claude|codex|cursor|agents?|gemini|opencode|windsurf|openclaw|clawdbot|moltbot|clawd|goose|"
+         r"continue|roo|cline|kiro|amp|copilot|github)/skills(?:/|$)|(?:^|/)\.skills/"),
+        (AGENT_CONFIG, "the agent's own configuration",
+         r"(?:^|/)(?:CLAUDE|AGENTS|GEMINI)\.md$|(?:^|/)\.claude(?:/|$)|(?:^|/)\.codex/|\.mcp\.json$|mcp_servers|"
+         r"claude_desktop_config\.json$|(?:^|/)\.cursor/(?:mcp\.json|rules)|\.cursorrules$|\.windsurfrules$|"
+         r"copilot-instructions\.md$|(?:^|/)\.gemini/|(?:^|/)\.continue/config|(?:^|/)\.aider"),
+        (SHELL_STARTUP, "a shell startup file",
+         r"(?:^|/)\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)$"
+         r"|\.config/fish/config\.fish$|^/etc/(?:profile|bash\.bashrc|zshrc|environment)(?:$|\.d/)|\$PROFILE$"),
+        (SCHEDULED_JOB, "a scheduled job or service",
+         r"^/etc/cron|/var/spool/cron|(?:^|/)crontab$|(?:/etc/systemd/|\.config/systemd/)[^\s]*\.(?:service|timer|socket|path)$"
+         r"|Library/Launch(?:Agents|Daemons)"
+         r"|/etc/init\.d/|/etc/rc\.local$|Start Menu/Programs/Startup|\\Startup\\|/etc/xdg/autostart|"
+         r"\.config/autostart/"),
+        (GIT_HOOK, "a git hook", r"(?:^|/)\.git/hooks/|(?:^|/)\.husky/"),
+        (SYSTEM, "a system file",
+         r"^/etc/(?:passwd|shadow|sudoers|hosts|ld\.so\.preload)|^/boot/|^/dev/sd|^/usr/s?bin/"),
+    )
+)  # fmt: skip
+
+# Persistence points: writing there outlives the task.
+PERSISTENCE_CLASSES = frozenset({SSH_LOGIN, AGENT_CONFIG, SKILL_FOLDER, SHELL_STARTUP, SCHEDULED_JOB, GIT_HOOK})
+# Of the agent's configuration, what changes the agent's behaviour in later sessions: its instruction
+# files, settings, MCP server lists, hooks, and anything user-wide under the home directory. A
+# project's own .claude/commands or plugin state files are the project's work, not a foothold.
+_AGENT_FOOTHOLD = re.compile(
+    r"(?:^|/)(?:CLAUDE|AGENTS|GEMINI)\.md$|settings(?:\.local)?\.json$|(?:^|/)\.?mcp\.json$|mcp_servers"
+    r"|claude_desktop_config\.json$|\.codex/config\.toml$|\.cursorrules$|\.windsurfrules$|copilot-instructions\.md$"
+    r"|(?:^|/)hooks(?:/|\.json$)|^~/\.(?:claude|codex|cursor|gemini)/(?:commands|agents|skills|rules)/",
+    re.IGNORECASE,
+)
+# Reading these is reading a secret: credentials, cookies, wallets.
+SECRET_PATH_CLASSES = frozenset({HOME_SECRET, BROWSER_PROFILE, WALLET})
+
+
+_HOME_PREFIX = re.compile(r"^(?:\$\{?HOME\}?|%USERPROFILE%|/home/[^/\s]+|/Users/[^/\s]+|/root)(?=/|$)")
+
+
+@functools.lru_cache(maxsize=8192)
+def normal_path(path: str) -> str:
+    """A path as the card shows it: `$HOME`, `${HOME}`, `os.homedir()` and `/home/<user>` become `~`."""
+    text = path.strip().strip("'\"")
+    if text[:1] in ("$", "%", "/"):
+        text = _HOME_PREFIX.sub("~", text)
+    return text.replace("\\", "/") if "\\" in text and "/" not in text else text
+
+
+_MAYBE_CLASSED = re.compile(r"[/.~\\$]|^(?:id_|authorized_keys|crontab|mcp_servers)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=4096)
+def path_class(path: str) -> tuple[str, str]:
+    """(class, label) of a path ('home-directory secret', 'a home-directory secret'), or ('', '')."""
+    text = normal_path(path).rstrip("/") or path
+    if not _MAYBE_CLASSED.search(text):
+        return "", ""  # a bare word ("install", "-y"): no class matches without one of these
+    for cls, label, pattern in _PATH_CLASSES:
+        if pattern.search(text):
+            return cls, label
+    return "", ""
+
+
+def path_sensitivity(path: str) -> str:
+    return path_class(path)[0]
+
+
+def is_persistence_point(path: str) -> bool:
+    """Writing here outlives the task (the agent's configuration only where it steers later sessions)."""
+    cls = path_class(path)[0]
+    if cls == AGENT_CONFIG:
+        return _AGENT_FOOTHOLD.search(normal_path(path)) is not None
+    return cls in PERSISTENCE_CLASSES
+
+
+def is_secret_path(path: str) -> bool:
+    return path_class(path)[0] in SECRET_PATH_CLASSES
+
+
+def is_home(path: str) -> bool:
+    """The home directory itself (or the root): listing it is reconnaissance."""
+    return normal_path(path).rstrip("/") in ("~", "", "/Users", "/home") or path.strip() == "/"
+
+
+# -- hosts ---------------------------------------------------------------------------------
+
+_HOST_CLASSES = {
+    RAW_IP: RAW_IP_ADDRESS,
+    "a paste site": PASTE_OR_CAPTURE,
+    "an anonymous file-drop host": PASTE_OR_CAPTURE,
+    "a request-capture service": PASTE_OR_CAPTURE,
+    "a tunnel endpoint": TUNNEL,
+    "a URL shortener": SHORTENER,
+    "a dynamic-DNS host": DYNAMIC_DNS,
+}
+
+
+def host_sensitivity(host: str | None) -> str:
+    """The card class of a host with no accountable owner (raw IP, paste site, tunnel ...), or ''."""
+    kind = host_kind(host)
+    return _HOST_CLASSES.get(kind, "") if kind else ""
+
+
+def host_label(host: str) -> str:
+    """'203.0.113.5 (a raw IP address)' for an unaccountable host, the bare host otherwise."""
+    kind = host_kind(host)
+    return f"{host} ({kind})" if kind else host
+
+
+_LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|[\w-]+\.local|host\.docker\.internal)$")
+
+
+def is_local_host(host: str) -> bool:
+    return bool(_LOCAL.match(host))

@@ -1,0 +1,142 @@
+"""Judge the flow facts of one unit (a script or a code fence) into findings R120-R128."""
+
+from __future__ import annotations
+
+import re
+
+from registry.score import code_rules as C
+from registry.score.code import classify
+from registry.score.code.model import (
+    COLLECTED,
+    DECODED,
+    ENV_DUMP,
+    EXEC,
+    FETCHED,
+    PERSIST,
+    SECRET,
+    SECRET_FILE,
+    SEND,
+    SYSTEM_FACTS,
+    WALLET_KEY,
+    Facts,
+    Sink,
+    Source,
+)
+from registry.score.risk_detect import host_kind
+from registry.score.risk_rules import Item, RiskRule
+
+STRONG = (SECRET_FILE, ENV_DUMP, WALLET_KEY)  # sent anywhere, these are theft
+_SHORT = {SECRET_FILE: "a credential file", ENV_DUMP: "the whole environment", WALLET_KEY: "a wallet key",
+          SECRET: "a secret", COLLECTED: "collected data", SYSTEM_FACTS: "system facts"}  # fmt: skip
+
+
+def judge(facts: Facts) -> list[Item]:
+    items: list[Item] = []
+    seen: set[tuple[str, int | None, int]] = set()
+    unit = "code block" if facts.unit.fence else "script"
+
+    def emit(rule: RiskRule, sink: Sink, source: Source | None, **params: str) -> None:
+        key = (rule.code, sink.line, source.line if source else 0)
+        if key in seen:
+            return
+        seen.add(key)
+        where = (
+            classify.host_label(sink.target)
+            if sink.kind == SEND and sink.target
+            else (params.pop("where", "") or "a remote host")
+        )
+        values = {
+            "what": source.label if source else "",
+            "source_line": str(source.line) if source else "",
+            "sink_line": str(sink.line),
+            "where": where,
+            "target": sink.target or "a command",
+            "short": _SHORT.get(source.kind, "data") if source else "",
+            "unit": unit,
+            **params,
+        }
+        finding = rule.at(facts.unit.path, sink.line, None, excerpt=sink.evidence, **values)
+        items.append(Item(finding, rule, values))
+
+    linked_secret = linked_collection = False
+    for sink in facts.sinks:
+        if sink.kind == SEND:
+            if sink.target and classify.is_local_host(sink.target):
+                continue
+            unaccountable = bool(sink.target and host_kind(sink.target))
+            strong = _first(s for s in sink.taint if s.kind in STRONG or (unaccountable and s.kind == SECRET))
+            if strong is not None:
+                emit(C.SECRET_FLOW, sink, strong)
+                linked_secret = True
+                continue
+            collected = _first(
+                s for s in sink.taint if s.kind == COLLECTED or (unaccountable and s.kind == SYSTEM_FACTS)
+            )
+            if collected is not None:
+                emit(C.COLLECTION_SENT, sink, collected)
+                linked_collection = True
+        elif sink.kind == EXEC:
+            decoded = _first(s for s in sink.taint if s.kind == DECODED and not _line_rules_case(s, sink))
+            fetched = _first(s for s in sink.taint if s.kind == FETCHED and not _line_rules_case(s, sink))
+            if decoded is not None:
+                emit(C.DECODE_THEN_RUN, sink, decoded)
+            elif fetched is not None:
+                rule = C.UNTRUSTED_DOWNLOAD_THEN_RUN if host_kind(fetched.host) else C.DOWNLOAD_THEN_RUN
+                emit(rule, sink, fetched, where=classify.host_label(fetched.host) if fetched.host else "a URL")
+        elif sink.kind == PERSIST:
+            place = classify.path_sensitivity(sink.target) or "a persistence point"
+            if sink.target == "crontab" or sink.target.startswith("systemd unit"):
+                place = classify.SCHEDULED_JOB
+            if sink.target == "git core.hooksPath":
+                place = classify.GIT_HOOK
+            if sink.runs_code:
+                fetched = any(s.kind in (FETCHED, DECODED) for s in sink.taint)
+                why = "runs downloaded or decoded code" if fetched else "runs a command or fetches from the network"
+                emit(C.PERSISTENT_CODE, sink, None, place=place, why_runs=why)
+            else:
+                emit(C.PERSISTENCE_WRITE, sink, None, place=place)
+    sends = [s for s in facts.sends if not (s.target and classify.is_local_host(s.target))]
+    if sends and not linked_secret:
+        for source in facts.sources:
+            # a wallet key read beside a send is every trading script (it signs, then sends): linked only
+            if source.kind in (SECRET_FILE, ENV_DUMP):
+                emit(C.SECRET_AND_SEND, _nearest(sends, source), source)
+                break
+            if source.kind == SECRET:
+                risky = [s for s in sends if s.target and host_kind(s.target)]
+                if risky:
+                    emit(C.SECRET_AND_SEND, _nearest(risky, source), source)
+                    break
+    if sends and not linked_collection:
+        source = _first(s for s in facts.sources if s.kind == COLLECTED)
+        if source is not None:
+            emit(C.COLLECTION_AND_SEND, _nearest(sends, source), source)
+    return items
+
+
+_DOWNLOADER = re.compile(r"(?<![\w-])(?:curl|wget|aria2c|iwr|irm|xh)(?![\w-])", re.IGNORECASE)
+_DECODER = re.compile(r"(?<![\w-])(?:base64|base32|basenc|xxd|openssl|uudecode|tr)(?![\w-])")
+
+
+def _line_rules_case(source: Source, sink: Sink) -> bool:
+    """One shell statement that spells its downloader (or decoder) and its runner: `curl … | sh`.
+
+    The line rules (R001-R003) own that shape, with their reading of warnings around it; a statement
+    whose program names are assembled from pieces is past them, and stays a flow finding here.
+    """
+    if sink.command == -1 or source.command != sink.command:
+        return False
+    word = sink.target.split(" ", 1)[0].rsplit("/", 1)[-1]
+    runner = re.search(r"(?<![\w.-])" + re.escape(word) + r"(?![\w-])", sink.evidence) if word else None
+    tool = (_DOWNLOADER if source.kind == FETCHED else _DECODER).search(sink.evidence)
+    return runner is not None and tool is not None
+
+
+def _first(sources) -> Source | None:
+    ordered = sorted(sources, key=lambda s: (s.line, s.kind, s.label))
+    return ordered[0] if ordered else None
+
+
+def _nearest(sends: list[Sink], source: Source) -> Sink:
+    after = [s for s in sends if s.line >= source.line]
+    return after[0] if after else sends[0]

@@ -1,0 +1,169 @@
+"""What the parsers hand to the flow rules: code units, taint sources and sinks, per unit.
+
+A `Unit` is one script file or one Markdown code fence, with the line of the file its first line
+sits on. A parser reads a unit and fills a `Facts`: the card's `Use`s, and the flow facts (where
+a sensitive value was produced, `Source`, and where a value reached a network send, an execution
+or a persistence point, `Sink`, with the sources that reached it through variables, calls,
+pipelines or files). The flow rules (flows.py) judge those facts; nothing here decides a level.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from registry.score.card import ENV, HOST, PATH, PERSISTENCE, Use
+from registry.score.code import classify
+from registry.score.risk_rules import show
+
+# Source kinds: what a value holds.
+SECRET = "secret"  # a secret-like environment variable (an API token)
+WALLET_KEY = "wallet key"  # a wallet's private key or seed phrase
+SECRET_FILE = "secret file"  # the contents (or the name) of a credential file, browser profile, wallet
+ENV_DUMP = "environment"  # the whole environment, every secret in it
+COLLECTED = "collected"  # reconnaissance: home listing, clipboard, screenshot, process list
+SYSTEM_FACTS = "system facts"  # host name, user name, platform
+FETCHED = "fetched"  # content downloaded from the network
+DECODED = "decoded"  # base64/hex/rot13/zlib/marshal-decoded data
+
+# Sink kinds.
+SEND = "send"  # data leaves the machine
+EXEC = "exec"  # run as code
+PERSIST = "persist"  # written where it outlives the task
+
+
+# Content that fetches, decodes or evaluates code when written where it runs later (a cron line, a hook,
+# agent settings). Every cron line runs a command; one that runs a local script is the medium case,
+# like the line rule R042. One that downloads, decodes or evaluates inline code is the high case.
+RUNS = re.compile(
+    r"\b(?:curl|wget|nc|ncat|netcat|socat|iwr|irm|invoke-webrequest|eval|base64|npx|bunx|uvx)\b|https?://"
+    r"|/dev/(?:tcp|udp)/|\b(?:ba|z|da)?sh\s+-c\b|\b(?:python[\d.]*|node|perl|ruby|php)\s+-[ce]\b|\burlopen\b"
+    r"|\brequests\.(?:get|post)\b|\bfetch\("
+)
+# In a shell startup file only fetching or decoding counts: `export PATH=…` and `eval "$(tool init)"`
+# lines are how many tools install themselves.
+FETCHES = re.compile(r"\b(?:curl|wget|nc|ncat|netcat)\b|https?://|/dev/(?:tcp|udp)/|\bbase64\b")
+
+
+# Calls whose result reveals nothing of a key or secret passed in: a signature, a digest, a derived
+# public key or address, an account object that signs in place. A trading script signs with its wallet
+# key and sends the signed transaction; that is not the key leaving.
+SANITISERS = re.compile(
+    r"sign|hmac|hash|digest|sha\d|md5|blake|derive|public_?key|pubkey|address|from_?key|from_?secret_?key|"
+    r"keypair|privatekeytoaccount|wallet|account|encrypt|jwt\.encode|bcrypt|argon|pbkdf|scrypt",
+    re.IGNORECASE,
+)
+SECRET_KINDS = frozenset({"secret", "wallet key", "secret file"})
+
+
+def sanitised(taint: frozenset, name: str) -> frozenset:
+    """The taint of a call's result: secrets dropped when the call only signs or derives with them."""
+    if taint and name and SANITISERS.search(name):
+        return frozenset(s for s in taint if s.kind not in SECRET_KINDS)
+    return taint
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    kind: str
+    label: str  # "reads ~/.aws/credentials", "the secret $API_TOKEN"
+    line: int
+    host: str = ""  # FETCHED: where from
+    command: int = -1  # shell: the statement it belongs to
+
+
+Taint = frozenset[Source]
+CLEAN: Taint = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Sink:
+    kind: str  # SEND, EXEC or PERSIST
+    line: int
+    taint: Taint  # the sources whose values reach it
+    target: str = ""  # SEND: the host; EXEC: what runs; PERSIST: the path
+    evidence: str = ""
+    command: int = -1  # shell: the pipeline it belongs to (a source in the same one is the line rules' case)
+    runs_code: bool = False  # PERSIST: what is written runs code or fetches
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    path: str  # shown path of the file
+    name: str  # path inside the skill
+    language: str  # python, shell, javascript, typescript, tsx
+    text: str
+    first_line: int  # the file line of the unit's first line
+    origin: str  # card.FROM_CODE or card.FROM_INSTRUCTIONS
+    fence: bool = False
+
+
+@dataclass
+class Facts:
+    unit: Unit
+    uses: list[Use] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+    sinks: list[Sink] = field(default_factory=list)
+    sends: list[Sink] = field(default_factory=list)  # every network send, tainted or not (unlinked flows)
+    parser: str = ""
+
+    _rows: list[str] | None = None
+    _statements: int = 0
+    _shown: dict[int, str] = field(default_factory=dict)
+
+    def next_statement(self) -> int:
+        """A fresh id for one top-level shell statement (unique across nested command strings)."""
+        self._statements += 1
+        return self._statements
+
+    def line(self, row: int) -> int:
+        """The file line of a 0-based row of the unit."""
+        return self.unit.first_line + row
+
+    def evidence(self, row: int) -> str:
+        shown = self._shown.get(row)
+        if shown is None:
+            if self._rows is None:
+                self._rows = self.unit.text.split("\n")
+            shown = self._shown[row] = show(self._rows[row]) if 0 <= row < len(self._rows) else ""
+        return shown
+
+    def persistence(self, path: str, row: int, taint: Taint, content: str, literal: bool, copy: bool = False,
+                    command: int = -1) -> None:  # fmt: skip
+        """A write to `path`: a persistence use and a sink when the path outlives the task.
+
+        Copying a folder or file into a skills folder is how a skill is installed (a README's setup
+        step): a use, not a sink. Writing into a shell startup file is a sink only when the line
+        fetches or decodes, or its content is not spelled out.
+        """
+        if not classify.is_persistence_point(path):
+            return
+        cls = classify.path_sensitivity(path)
+        normal = classify.normal_path(path)
+        self.use(PERSISTENCE, normal, row, "write", cls)
+        if copy and cls == classify.SKILL_FOLDER:
+            return
+        pattern = FETCHES if cls == classify.SHELL_STARTUP else RUNS
+        runs = bool(pattern.search(content)) or any(s.kind in (FETCHED, DECODED) for s in taint)
+        if cls == classify.SHELL_STARTUP and not runs and literal:
+            return
+        line = self.line(row)
+        self.sinks.append(Sink(PERSIST, line, taint, normal, self.evidence(row), command, runs))
+
+    def use(self, kind: str, value: str, row: int, detail: str = "", sensitive: str = "") -> Use | None:
+        """Record one use at a 0-based row of the unit, classified when the caller did not."""
+        value = value.strip()
+        if not value or len(value) > 300:
+            return None
+        if not sensitive:
+            if kind == ENV:
+                sensitive = classify.env_sensitivity(value)
+            elif kind == PATH:
+                value = classify.normal_path(value)
+                sensitive = classify.path_sensitivity(value)
+            elif kind == HOST:
+                value = value.lower().rstrip(".")
+                sensitive = classify.host_sensitivity(value)
+        use = Use(kind, value, self.unit.path, self.line(row), self.unit.origin, sensitive, detail, self.evidence(row))
+        self.uses.append(use)
+        return use
