@@ -21,8 +21,18 @@ from registry.config import Limits
 from registry.model import CrawlResult, Finding, LeftOut, SkillFile, SkillLocation
 from registry.rules import layout as rules
 
-SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".hg", ".svn"})
-SKIPPED_FILES = frozenset({".DS_Store", "Thumbs.db"})
+# Never published, and why (the capability card lists them as not analysed with this reason).
+SKIPPED_DIRS = {
+    ".git": "a git repository folder, never published",
+    ".hg": "a Mercurial repository folder, never published",
+    ".svn": "a Subversion folder, never published",
+    "node_modules": "installed npm dependencies, never published",
+    "__pycache__": "Python bytecode cache, never published",
+}
+SKIPPED_FILES = {
+    ".DS_Store": "macOS folder metadata, never published",
+    "Thumbs.db": "Windows thumbnail cache, never published",
+}
 _CHUNK = 1024 * 1024
 _UNSAFE_CHARS = re.compile(r"[\x00-\x1f\x7f\\]")
 
@@ -35,6 +45,7 @@ class _Pending:
     files: list[tuple[str, Path, bool]] = field(default_factory=list)  # (relative path, real path, via symlink)
     findings: list[Finding] = field(default_factory=list)
     too_many: bool = False
+    unpublished: list[tuple[str, str]] = field(default_factory=list)  # (path in the skill, why)
 
 
 class DigestCache:
@@ -141,19 +152,28 @@ def _walk(
             continue
         if entry.is_dir(follow_symlinks=False):
             if name in SKIPPED_DIRS:
+                if owner is not None:
+                    owner.unpublished.append((_relative_to(owner, path) + "/", SKIPPED_DIRS[name]))
                 continue
             if depth + 1 > limits.crawl_depth:
                 findings.append(rules.TOO_DEEP.at(path, name=path, actual=depth + 1, limit=limits.crawl_depth))
                 continue
             _walk(root, Path(entry.path), path, owner, pending, findings, limits, depth + 1)
             continue
-        if owner is None or name in SKIPPED_FILES:
+        if owner is None:
             continue
-        relative = path[len(owner.rel_folder) + 1 :] if owner.rel_folder != "." else path
+        relative = _relative_to(owner, path)
+        if name in SKIPPED_FILES:
+            owner.unpublished.append((relative, SKIPPED_FILES[name]))
+            continue
         if entry.is_file(follow_symlinks=False):
             owner.files.append((relative, Path(entry.path), False))
         else:
             owner.findings.append(rules.SPECIAL_FILE.at(path, name=relative, kind=_kind(entry)))
+
+
+def _relative_to(owner: _Pending, path: str) -> str:
+    return path[len(owner.rel_folder) + 1 :] if owner.rel_folder != "." else path
 
 
 def _pick_skill_md(entries: list[os.DirEntry]) -> str | None:
@@ -313,7 +333,9 @@ def _finish(
     if skill_id != wanted:
         findings.append(rules.ID_RENAMED.at(prefix + skill_md_rel, folder=item.rel_folder, wanted=wanted, id=skill_id))
     taken.add(skill_id)
-    location = SkillLocation(skill_id, item.folder, item.rel_folder, item.skill_md, tuple(files))
+    location = SkillLocation(
+        skill_id, item.folder, item.rel_folder, item.skill_md, tuple(files), tuple(sorted(item.unpublished))
+    )
     return location, findings
 
 

@@ -72,6 +72,9 @@ class SkillLocation:
     rel_folder: str  # relative to the source root ("." for the root itself)
     skill_md: str  # the SKILL.md file name as found (SKILL.md, skill.md, Skill.md)
     files: tuple[SkillFile, ...]  # SKILL.md first, then sorted by path
+    # Folders and files inside the skill the crawler never publishes (version control, dependency and
+    # bytecode caches, desktop litter), with why: listed on the capability card, never silently dropped.
+    unpublished: tuple[tuple[str, str], ...] = ()
 
     @property
     def skill_md_path(self) -> str:

@@ -31,6 +31,7 @@ from registry.output import Buffers, SiteOutput, digest_of, double_buffered
 from registry.policy import Policy, PolicyError, find_policy, load_policy
 from registry.rules.catalog import all_rules
 from registry.score import Assessment, apply_severity_overrides, score_history
+from registry.score.clones import apply_clones, find_clones
 from registry.search.documents import SearchDocument
 from registry.skill_jobs import SourceChanged
 from registry.state import BuildState, key_of
@@ -143,6 +144,9 @@ def analyse(
     repository.saved_walk = None  # saved: tens of megabytes at 50,000 skills, not needed again
     lap("history")
 
+    # Registry-wide: near-copies, before trust is earned so that it sees the final risk level.
+    clone_stage(results, repository, policy, limits, lifecycle, incremental, keys)
+
     assessments: dict[str, Assessment] = {}
     for index, result in enumerate(results):
         skill = result.skill
@@ -155,10 +159,39 @@ def analyse(
     return Analysis(found, skills, repository, assessments, policy, limits, lifecycle, keys, reused)
 
 
+def clone_stage(
+    results: list[skill_jobs.Analysed], repository: history.RepositoryInfo, policy: Policy, limits: Limits,
+    lifecycle: Lifecycle, incremental: Incremental | None = None, keys: dict[str, str] | None = None,
+) -> None:  # fmt: skip
+    """Find near-copies among the publishable skills and add their findings to each one's content score.
+
+    In an incremental build the result is kept in the build state, keyed by every compared skill's
+    analysis key (its files, the code and the policy) and first publication: a rebuild with the same
+    skills reuses it without reading a file.
+    """
+    candidates = [r.skill for r in results if r.content is not None and r.skill.publishable]
+    candidates = [s for s in candidates if s.id not in lifecycle.withdrawn]
+    first = {s.id: h.first_published for s in candidates if (h := repository.histories.get(s.location.rel_folder))}
+    contents = {r.skill.id: r.content for r in results if r.content is not None}
+    key = None
+    if incremental is not None and keys:
+        key = key_of("clones", incremental.code, [(s.id, keys.get(s.id), first.get(s.id)) for s in candidates])
+    saved = incremental.state.meta("clones") if incremental is not None and key is not None else None
+    if isinstance(saved, tuple) and len(saved) == 2 and saved[0] == key:
+        found = saved[1]
+    else:
+        found = find_clones(candidates, contents, policy, first, limits)
+        if incremental is not None and key is not None:
+            incremental.state.set_meta("clones", (key, found))
+    for result in results:
+        if result.content is not None and result.skill.id in found:
+            result.content = apply_clones(result.skill, result.content, found[result.skill.id])
+
+
 def _plain_location(location: SkillLocation) -> tuple:
     return (
         location.id, str(location.folder), location.rel_folder, location.skill_md,
-        tuple((f.path, f.size, f.digest, str(f.source), f.linked) for f in location.files),
+        tuple((f.path, f.size, f.digest, str(f.source), f.linked) for f in location.files), location.unpublished,
     )  # fmt: skip
 
 
@@ -312,7 +345,8 @@ def _render_key(
     return key_of(
         "render", incremental.code, analysis_key, repr(settings), repr(job.card), job.discovery_name,
         repr(job.history), repr(job.assessment.revisions), job.assessment.version_valid,
-        repr(job.assessment.trust), job.assessment.risk_override, sorted(job.executables),
+        repr(job.assessment.trust), job.assessment.risk_override, repr(job.assessment.risk),
+        repr(job.assessment.clones), sorted(job.executables),
         repr(lifecycle.yanked.get(skill.id)), repr(lifecycle.deprecated.get(skill.id)),
         [repr(f) for f in skill.findings],
         [(s.category, s.tags, s.risk_level, s.publisher) for s in (skill,)],

@@ -32,6 +32,7 @@ from registry.pipeline import Analysis, analyse
 from registry.policy import POLICY_FILE, RISK_LEVELS, Policy, PolicyError, load_policy
 from registry.rules.catalog import all_rules
 from registry.rules.pull_request import (
+    COPY_OF,
     DUPLICATE_NAME,
     LIFECYCLE_INVALID,
     LIFECYCLE_NOT_OWNER,
@@ -45,6 +46,7 @@ from registry.rules.pull_request import (
     SKILL_ERROR,
     VERSION_DOWN,
 )
+from registry.score.clone_rules import Clone
 from registry.versions import parse_version
 
 
@@ -294,11 +296,33 @@ def _check_change(
         allowed = override is not None and RISK_LEVELS.index(skill.risk_level) <= RISK_LEVELS.index(override.max_level)
         if not allowed:
             change.findings.append(RISK_GATE.at(path, None, None, level=skill.risk_level))
+    assessment = after.assessments.get(change.id) if after else None
+    for clone in assessment.clones if assessment else ():
+        if not clone.original:
+            change.findings.append(_copy_finding(change, skill, clone))
     others = sorted(s.id for s in new.values() if s.name == skill.name and s.id != skill.id)
     previous_name = previous.name if previous is not None else None
     if others and skill.name != previous_name:
         line = skill.document.key_lines.get("name")
         change.findings.append(DUPLICATE_NAME.at(path, line, 1, name=skill.name, others=", ".join(others[:5])))
+
+
+def _copy_finding(change: Change, skill: Skill, clone: Clone) -> Finding:
+    """Q013: the skill this pull request adds or changes is mostly another skill's text."""
+    shown = [
+        f"{f.path}: " + "; ".join([f"+{n}: {t}" for n, t in f.added[:3]] + [f"-{n}: {t}" for n, t in f.removed[:2]])
+        + (" …" if f.added_count > 3 or f.removed_count > 2 else "")
+        for f in clone.files[:3]
+    ]  # fmt: skip
+    changes = clone.summary() + (" (" + " | ".join(shown) + ")" if shown else "")
+    risk = f"; the added lines bring {', '.join(clone.adds)}" if clone.adds else ""
+    file, line = clone.at if clone.at else (skill.location.skill_md, None)
+    folder = skill.location.rel_folder
+    verb = {"added": "adds", "moved": "moves"}.get(change.kind, "updates")
+    return COPY_OF.at(
+        file if folder in (".", "") else f"{folder}/{file}", line, None,
+        adds=verb, other=clone.other_id, percent=clone.percent, changes=changes, risk=risk,
+    )  # fmt: skip
 
 
 def _ownership_problem(namespace: str, actor: str | None, policy: Policy) -> str | None:

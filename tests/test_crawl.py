@@ -161,3 +161,26 @@ def test_colliding_ids_are_reported(tmp_path):
     result = crawl(tmp_path, Limits())
     assert ids(result) == ["pub/my_skill", "pub/my_skill-2"]
     assert codes(result).count("L013") == 1
+
+
+def test_what_is_never_published_is_listed_on_the_card_with_why(tmp_path):
+    write_skill(
+        tmp_path,
+        "p/s",
+        simple_skill("s"),
+        {"scripts/run.py": "print(1)\n", "scripts/__pycache__/run.cpython-311.pyc": "x", "assets/.DS_Store": "x"},
+    )
+    (location,) = crawl(tmp_path, Limits()).locations
+    assert [f.path for f in location.files] == ["SKILL.md", "scripts/run.py"]
+    assert location.unpublished == (
+        ("assets/.DS_Store", "macOS folder metadata, never published"),
+        ("scripts/__pycache__/", "Python bytecode cache, never published"),
+    )
+    from registry.crawl import read_bytes
+    from registry.parse.skill import parse_skill
+    from registry.score.risk import assess
+
+    skill = parse_skill(location, Limits())
+    card = assess(skill, {f.path: read_bytes(f, 1 << 20) for f in location.files}).card
+    (cache,) = [c for c in card.not_analysed if c.path == "p/s/scripts/__pycache__/"]
+    assert cache.detail == "Python bytecode cache, never published"

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
 from registry.crawl import slug
-from registry.emit import markdown
+from registry.emit import capabilities, markdown
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -206,6 +206,7 @@ class HtmlEmitter:
             archive_url=self.urls.absolute(f".well-known/agent-skills/{discovery_name}.tar.gz"),
             skill_md_url=self.urls.absolute(SiteUrls.raw_file(skill.id, "SKILL.md")),
         )
+        paths = capabilities.Paths(skill.id, skill.location.rel_folder, (f.path for f in skill.location.files), root)
         risk_codes = {f.code for f in assessment.risk.findings}
         findings = sorted(
             (f for f in skill.findings if f.code not in risk_codes), key=lambda f: (f.severity.rank, f.sort_key())
@@ -232,6 +233,8 @@ class HtmlEmitter:
             findings=findings,
             assessment=assessment,
             risk_findings=sorted(assessment.risk.findings, key=lambda f: f.sort_key()),
+            risk_groups=capabilities.risk_groups(assessment.risk.findings, paths),
+            capabilities=capabilities.card_view(assessment.risk.card, paths),
             versions=list(reversed(versions)),
             deprecation=deprecation,
             current_yanked=yanked.get(skill.version or ""),

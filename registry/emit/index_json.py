@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
+from registry.emit import capabilities
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter, dump_json
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -89,6 +90,8 @@ def skill_entry(
             "reasons": list(assessment.risk.reasons),
             "override": assessment.risk_override,
         },
+        "capabilities": capabilities.index_entry(assessment.risk.card, skill.location.rel_folder),
+        "clones": [clone.to_json() for clone in assessment.clones],
         "dialects": skill.dialects,
         "allowed_tools": skill.allowed_tools,
         "extensions": skill.extensions,

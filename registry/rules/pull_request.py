@@ -99,8 +99,17 @@ LIFECYCLE_INVALID = Rule(
     "Fix the entries; see the lifecycle section of CONTRIBUTING.md.",
     "renamed: {acme/a: acme/missing}",
 )
+COPY_OF = Rule(
+    "Q013",
+    W,
+    "adds a copy of another skill",
+    "this pull request {adds} a copy of {other} ({percent}% the same) with these changes: {changes}{risk}",
+    "Reviewers: read the added lines against {other}. Authors: say where the skill comes from, or contribute "
+    "the change to {other} instead of publishing a copy.",
+    "A community skill that is an official skill with one line added to its helper script.",
+)
 
 RULES = (
     NOT_BUMPED, VERSION_DOWN, NEEDS_SEMVER, NOT_OWNER, POLICY_NOT_MAINTAINER, POLICY_INVALID, RISK_GATE,
-    DUPLICATE_NAME, REMOVED, SKILL_ERROR,
+    DUPLICATE_NAME, REMOVED, SKILL_ERROR, COPY_OF,
 )  # fmt: skip

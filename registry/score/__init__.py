@@ -15,6 +15,8 @@ from registry.history import RepositoryInfo, Revision
 from registry.model import Finding, Severity, Skill
 from registry.policy import RISK_LEVELS, Policy
 from registry.score.categories import Categorisation, categorise
+from registry.score.clone_rules import Clone, Fingerprint
+from registry.score.clones import fingerprint
 from registry.score.risk import RiskAssessment, assess
 from registry.score.trust import Trust, assess_trust
 from registry.versions import check_versions
@@ -28,6 +30,7 @@ class Assessment:
     categorisation: Categorisation
     trust: Trust
     risk_override: str | None  # the maintainer-approved reason when policy allows a risky skill
+    clones: tuple[Clone, ...] = ()  # skills this one is mostly the same as (registry/score/clones.py)
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,8 @@ class ContentScore:
     risk: RiskAssessment
     categorisation: Categorisation
     findings: tuple[Finding, ...]
+    fingerprint: Fingerprint | None = None  # for the registry-wide clone stage (registry/score/clones.py)
+    clones: tuple[Clone, ...] = ()  # set by that stage, never cached: it depends on the other skills
 
 
 def score_content(skill: Skill, contents: Mapping[str, bytes], policy: Policy) -> ContentScore:
@@ -44,7 +49,9 @@ def score_content(skill: Skill, contents: Mapping[str, bytes], policy: Policy) -
     skill.risk_level = risk.level
     categorisation = categorise(skill, policy.categories, policy.category_keywords)
     _apply_categorisation(skill, categorisation)
-    return ContentScore(risk, categorisation, tuple(risk.findings) + tuple(categorisation.findings))
+    return ContentScore(
+        risk, categorisation, tuple(risk.findings) + tuple(categorisation.findings), fingerprint(contents)
+    )
 
 
 def _apply_categorisation(skill: Skill, categorisation: Categorisation) -> None:
@@ -66,7 +73,8 @@ def score_history(skill: Skill, content: ContentScore, repository: RepositoryInf
     override = policy.risk_override(skill.id)
     allowed = override is not None and RISK_LEVELS.index(risk.level) <= RISK_LEVELS.index(override.max_level)
     return Assessment(
-        versions.revisions, versions.valid, risk, content.categorisation, trust, override.reason if allowed else None
+        versions.revisions, versions.valid, risk, content.categorisation, trust, override.reason if allowed else None,
+        content.clones,
     )
 
 

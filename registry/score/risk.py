@@ -33,8 +33,9 @@ when nothing fired), then raised to `critical` when signals combine (`ESCALATION
    anywhere, or with a download run by a shell (R001) in the same code block or script;
 3. persistence (R041-R043) with an unaccountable destination (R021, R022) anywhere, or with a
    download run by a shell (R001) in the same code block or script (a job that runs fetched code);
-4. overriding or hidden instructions (R060-R063) with remote code execution, credential access,
-   exfiltration or a destructive command (R001, R010, R011, R021, R022, R030, R031).
+4. overriding, hidden or remote instructions, or a false report of success (R060-R063, R132,
+   R134) with remote code execution, credential access, exfiltration (the conversation sent out,
+   R135, included) or a destructive command (R001, R010, R011, R021, R022, R030, R031, R135).
 
 Some shapes are critical on their own: code from an untrusted host run by a shell (R002), a
 decoded payload executed (R003), a reverse shell (R004), a password-protected archive download
@@ -63,7 +64,17 @@ from dataclasses import dataclass
 import ahocorasick_rs
 
 from registry.model import Finding, Skill
-from registry.score import risk_rules
+from registry.score import (
+    card_rules,
+    clone_rules,
+    code_rules,
+    every_byte,
+    every_byte_rules,
+    instruction_rules,
+    instructions,
+    risk_rules,
+)
+from registry.score import code as code_reader
 from registry.score import risk_rules as R
 from registry.score.card import (
     NOT_ANALYSED,
@@ -79,7 +90,6 @@ from registry.score.risk_detect import (
     LINE_DETECTORS,
     Hit,
     describes_pattern,
-    worth_reading,
 )
 from registry.score.risk_rules import CATEGORIES, LEVELS, Item, RiskRule, show
 from registry.score.risk_text import CODE, Line, TextFile, read_files
@@ -87,7 +97,14 @@ from registry.score.risk_text import CODE, Line, TextFile, read_files
 __all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess", "show"]
 
 # Every risk rule, from each module that declares some.
-RULES: tuple[RiskRule, ...] = (*risk_rules.RULES,)
+RULES: tuple[RiskRule, ...] = (
+    *risk_rules.RULES,
+    *card_rules.RULES,
+    *clone_rules.RULES,
+    *instruction_rules.RULES,
+    *every_byte_rules.RULES,
+    *code_rules.RULES,
+)
 
 PER_FILE = 5
 PER_SKILL = 20
@@ -108,7 +125,9 @@ _SUPERSEDES = {
 }
 # Aho-Corasick finds every detector's needles in one linear pass over a file (a regex alternation
 # of a hundred literals is about 25 times slower on the same text).
-_NEEDLE_ENGINE = ahocorasick_rs.AhoCorasick(sorted({n for d in LINE_DETECTORS for n in d.needles}))
+_NEEDLES = sorted({n for d in LINE_DETECTORS for n in d.needles})
+_NEEDLE_ENGINE = ahocorasick_rs.AhoCorasick(_NEEDLES)
+_NEEDLE_DETECTORS = [frozenset(i for i, d in enumerate(LINE_DETECTORS) if needle in d.needles) for needle in _NEEDLES]
 _COMMAND_CATEGORIES = frozenset({"rce", "credentials", "exfiltration", "destructive", "persistence"})
 _ALWAYS = frozenset({"R050", "R051", "R062", "R063", "R064"})  # hidden content: warnings do not excuse it
 
@@ -116,7 +135,7 @@ _ALWAYS = frozenset({"R050", "R051", "R062", "R063", "R064"})  # hidden content:
 ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
     (
         frozenset({"R010", "R011"}),
-        frozenset({"R020", "R021", "R022"}),
+        frozenset({"R020", "R021", "R022", "R135"}),
         "skill",
         "credential access combined with exfiltration",
     ),
@@ -135,10 +154,10 @@ ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
     ),
     (frozenset({"R041", "R042", "R043"}), frozenset({"R001"}), "block", "a persistent job that runs downloaded code"),
     (
-        frozenset({"R060", "R061", "R062", "R063"}),
-        frozenset({"R001", "R010", "R011", "R021", "R022", "R030", "R031"}),
+        frozenset({"R060", "R061", "R062", "R063", "R132", "R134"}),
+        frozenset({"R001", "R010", "R011", "R021", "R022", "R030", "R031", "R135", "R107", "R109", "R113"}),
         "skill",
-        "hidden or overriding instructions alongside a dangerous action",
+        "hidden, overriding or remote instructions alongside a dangerous action",
     ),
 )
 
@@ -175,6 +194,7 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     findings += _danger_pattern_findings(skill, files, skill_md_path)
     uses: list[Use] = []
     coverage = [Coverage(item.path, NOT_ANALYSED, item.reason) for item in unread]
+    coverage += [Coverage(_shown(shown, name), NOT_ANALYSED, why) for name, why in skill.location.unpublished]
     for analyser in ANALYSERS:
         result: AnalyserResult = analyser(skill, files, contents, shown)
         uses += result.uses
@@ -183,8 +203,28 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     card = CapabilityCard(tuple(sorted(set(uses), key=Use.sort_key)), declared_by(skill), merge_coverage(coverage))
     for card_rule in CARD_RULES:
         findings += card_rule(skill, card, files)
-    assessment = _combine(findings)
+    assessment = _combine(_drop_restated(findings))
     return dataclasses.replace(assessment, card=card)
+
+
+def _drop_restated(items: list[Item]) -> list[Item]:
+    """Drop a parsed-code flow finding that a line rule already reports on one of its lines (code_rules)."""
+    places = {(item.finding.path, item.finding.line, item.rule.code) for item in items}
+    kept = []
+    for item in items:
+        lines = {item.finding.line, _int(item.params.get("source_line"))}
+        stronger = (code for code, weaker in code_rules.SUPERSEDED_BY.items() if item.rule.code in weaker)
+        if not any((item.finding.path, line, code) in places for code in stronger for line in lines if line):
+            kept.append(item)
+    return kept
+
+
+def _int(value: object) -> int | None:
+    return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def _shown(folder: str, name: str) -> str:
+    return name if folder in (".", "") else f"{folder}/{name}"
 
 
 def declared_by(skill: Skill) -> Declared:
@@ -201,11 +241,18 @@ def declared_by(skill: Skill) -> Declared:
 
 # Expanders add what is inside a file as more files ("assets/x.zip!/setup.py": archive and document
 # members), read by every analyser like the skill's own files.
-EXPANDERS: tuple[Callable[[Mapping[str, bytes]], Mapping[str, bytes]], ...] = ()
+EXPANDERS: tuple[Callable[[Mapping[str, bytes]], Mapping[str, bytes]], ...] = (every_byte.expand,)
 # Each analyser reads the skill's files its own way and returns uses for the card, how each file
 # was read, and findings; card rules then read the merged card (flows, declared against used).
-ANALYSERS: tuple[Callable[[Skill, list[TextFile], Mapping[str, bytes], str], AnalyserResult], ...] = ()
-CARD_RULES: tuple[Callable[[Skill, CapabilityCard, list[TextFile]], list[Item]], ...] = ()
+ANALYSERS: tuple[Callable[[Skill, list[TextFile], Mapping[str, bytes], str], AnalyserResult], ...] = (
+    instructions.analyse,
+    every_byte.analyse,
+    code_reader.analyse,
+)
+CARD_RULES: tuple[Callable[[Skill, CapabilityCard, list[TextFile]], list[Item]], ...] = (
+    card_rules.card_rules,
+    every_byte.contacted_lookalikes,
+)
 
 
 def _body_line(skill: Skill) -> int:
@@ -239,11 +286,9 @@ def _scan(file: TextFile) -> list[Hit]:
     seen: set[tuple[str, int, int]] = set()
     budget = LONG_LINE_BUDGET
     lines = file.lines
-    for index in _worth_reading(lines):
+    for index, needled in _worth_reading(lines).items():
         line = lines[index]
         lower_full = line.text.lower()
-        if not worth_reading(line.context, line.text, lower_full):
-            continue
         views = [line]
         if len(line.text) > LONG_LINE:
             views = []
@@ -253,12 +298,16 @@ def _scan(file: TextFile) -> list[Hit]:
                 views.append(line.window(start, start + LONG_LINE))
                 budget -= LONG_LINE
         line_hits: list[Hit] = []
-        for detector in LINE_DETECTORS:
+        for number, detector in enumerate(LINE_DETECTORS):
             if line.context not in detector.contexts or detector.rules <= capped:
                 continue
             for view in views if detector.windowed else [line]:
                 lower = view.text.lower() if view is not line else lower_full
-                if detector.applies(view.text, lower):
+                if view is line and detector.wants is None:
+                    applies = number in needled  # the file-wide search already found its needles here
+                else:
+                    applies = detector.applies(view.text, lower)
+                if applies:
                     hits = itertools.islice(detector.run(file, index, view, lower), HITS_PER_CALL)
                     line_hits += [hit for hit in hits if _accepted(hit)]
         found += _keep(_resolve(line_hits), per_rule, seen, capped)
@@ -267,22 +316,27 @@ def _scan(file: TextFile) -> list[Hit]:
     return found
 
 
-def _worth_reading(lines: tuple[Line, ...]) -> list[int]:
-    """The indexes of lines that `worth_reading` may accept, found over the whole file at once.
+def _worth_reading(lines: tuple[Line, ...]) -> dict[int, set[int]]:
+    """The lines `worth_reading` accepts, each with the detectors whose needles it holds.
 
-    A superset of what the per-line test accepts: one search for every needle over the lower-cased
-    lines joined (offsets counted on the lower-cased text: lowering can change a length), plus long
-    code lines and lines with non-ASCII text. Most lines of a skill are plain prose no detector reads.
+    Found over the whole file at once: one search for every needle over the lower-cased lines
+    joined (offsets counted on the lower-cased text: lowering can change a length), plus long code
+    lines and lines with non-ASCII text. Most lines of a skill are plain prose no detector reads.
     """
     texts = [line.text for line in lines]
     lowered = [text.lower() for text in texts]
     starts = list(itertools.accumulate((len(text) + 1 for text in lowered), initial=0))
-    found = _NEEDLE_ENGINE.find_matches_as_indexes("\n".join(lowered))
-    wanted = {bisect.bisect_right(starts, start) - 1 for _, start, _ in found}
-    wanted.update(i for i, line in enumerate(lines) if line.context == CODE and len(line.text) >= 60)
+    wanted: dict[int, set[int]] = {}
+    for needle, start, _ in _NEEDLE_ENGINE.find_matches_as_indexes("\n".join(lowered), overlapping=True):
+        wanted.setdefault(bisect.bisect_right(starts, start) - 1, set()).update(_NEEDLE_DETECTORS[needle])
+    for index, line in enumerate(lines):
+        if line.context == CODE and len(line.text) >= 60:
+            wanted.setdefault(index, set())
     if not all(text.isascii() for text in texts):
-        wanted.update(i for i, text in enumerate(texts) if not text.isascii())
-    return sorted(wanted)
+        for index, text in enumerate(texts):
+            if not text.isascii():
+                wanted.setdefault(index, set())
+    return dict(sorted(wanted.items()))
 
 
 def _accepted(hit: Hit) -> bool:

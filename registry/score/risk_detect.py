@@ -825,57 +825,8 @@ def detect_minified(file: TextFile) -> Iterator[Hit]:
                 return
 
 
-# -- R060..R064: prompt injection and hidden text ------------------------------------------
-
-_OVERRIDE = re.compile(
-    r"\b(?:ignore|disregard|forget|bypass)\s+(?:(?:all|any|the|your|of|every|these|those|my|prior)\s+)*"
-    r"(?:previous|prior|above|earlier|preceding|former|original|initial|system|safety|security|developer|existing)\s+"
-    r"(?:instructions?|prompts?|rules|guidelines|directives|guardrails|restrictions|policies|messages|constraints)\b"
-    r"|\byou\s+are\s+no\s+longer\s+(?:bound|restricted|limited|required\s+to\s+follow)\b"
-    r"|\b(?:new|updated|real)\s+system\s+prompt\s*:"
-    r"|<\|im_start\|>\s*system",
-    re.IGNORECASE,
-)
-_CONCEAL = re.compile(
-    r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the|your)\s+user\b"
-    r"|\bwithout\s+the\s+user(?:'s|’s)?\s+(?:knowing|knowledge|noticing|awareness)\b"
-    r"|\b(?:hide|conceal)\s+(?:this|it|these|them|the\s+\w+)\s+from\s+(?:the|your)\s+user\b"
-    r"|\b(?:secretly|covertly|stealthily|surreptitiously)\s+(?:\w+\s+){0,2}?(?:send|upload|post|copy|exfiltrate|forward|"
-    r"transmit|collect|read|install|download|run|execute)\b"
-    r"|\bsilently\s+(?:send|upload|post|exfiltrate|forward|transmit|collect)\b",
-    re.IGNORECASE,
-)
-_CONCEAL_ACTION = re.compile(
-    r"\b(?:send|sends|sent|upload|post|transmit|exfiltrat\w*|forward|collect|install|download|execute|run|delete|"
-    r"credentials?|passwords?|tokens?|secrets?|keys?|cookies?)\b",
-    re.IGNORECASE,
-)
-_QUOTES = "\"'“”‘’«»`"
-_MENTION = re.compile(
-    r"\b(?:e\.g\.|i\.e\.|such\s+as|for\s+example|examples?|attempts?|untrusted|treat\w*|as\s+data|phrases?|strings?|"
-    r"says?|contains?|claims?|jailbreaks?|red[\s-]team\w*)\b",
-    re.IGNORECASE,
-)
-
-
-def _quoted(text: str, start: int, end: int) -> bool:
-    before = text[max(0, start - 3) : start]
-    after = text[end : end + 3]
-    return any(q in before for q in _QUOTES) or any(q in after for q in _QUOTES)
-
-
-def detect_injection(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
-    text = line.text
-    for rule, pattern in ((R.OVERRIDE_INSTRUCTIONS, _OVERRIDE), (R.CONCEAL_FROM_USER, _CONCEAL)):
-        for match in pattern.finditer(text):
-            outside = text[: match.start()] + " " + text[match.end() :]
-            if _quoted(text, match.start(), match.end()) or _MENTION.search(outside):
-                continue
-            if rule is R.CONCEAL_FROM_USER and not _CONCEAL_ACTION.search(text):
-                continue
-            what = " ".join(match.group(0).split()).lower()
-            yield Hit(rule, line, match.start(), match.end(), {"what": what})
-
+# -- R062..R064: hidden text ---------------------------------------------------------------
+# (R060 override and R061 concealment are read sentence by sentence in instructions.py.)
 
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
@@ -1001,15 +952,6 @@ LINE_DETECTORS: Sequence[Detector] = (
         ),
         _COMMANDS,
         frozenset({"R042", "R043"}),
-    ),
-    Detector(
-        detect_injection,
-        _needles(
-            "ignore|disregard|forget|bypass|no longer|system prompt|im_start|without|hide|conceal|secretly|"
-            "covertly|stealthily|surreptitiously|silently"
-        ),
-        frozenset({PROSE, CONFIG, COMMENT}),
-        frozenset({"R060", "R061"}),
     ),
     Detector(detect_blobs, (), frozenset({CODE}), frozenset({"R050"}), windowed=False, wants=lambda t: len(t) >= 60),
     Detector(

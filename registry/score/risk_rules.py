@@ -36,6 +36,11 @@ CATEGORIES = {
     "permissions": "broad permissions",
     "policy": "own danger pattern",
     "coverage": "coverage",
+    "clone": "near-copy of another skill",
+    "secrets": "hard-coded secret",
+    "resources": "resource abuse",
+    "money": "access to funds",
+    "supply-chain": "supply chain",
 }
 
 # Where rules read. Commands count where they would run or be copied from (code, frontmatter and

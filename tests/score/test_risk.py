@@ -313,7 +313,8 @@ def test_near_miss_does_not_fire(tmp_path: Path, code: str, files: dict[str, str
 
 
 def test_every_rule_has_a_firing_fixture_and_a_near_miss() -> None:
-    all_codes = {rule.code for rule in RULES}
+    # The line rules (R0xx, risk_rules.py); each analyser's and card rule module's codes have their own tests.
+    all_codes = {rule.code for rule in RULES if re.fullmatch(r"R0\d\d", rule.code)}
     assert {code for code, _, _ in FIRES} == all_codes
     assert {code for code, _, _ in NEAR_MISSES} == all_codes
 
@@ -322,7 +323,7 @@ def test_rule_table_is_well_formed() -> None:
     assert LEVELS == ("low", "medium", "high", "critical")
     seen = set()
     for rule in RULES:
-        assert re.fullmatch(r"R0\d\d", rule.code) and rule.code not in seen
+        assert re.fullmatch(r"R\d\d\d", rule.code) and rule.code not in seen
         seen.add(rule.code)
         assert rule.level in LEVELS and rule.category in CATEGORIES
         assert rule.title and rule.message and rule.hint and rule.example and rule.why and rule.summary
@@ -370,7 +371,7 @@ def test_injection_with_dangerous_action_is_critical(tmp_path: Path) -> None:
 
 def test_medium_signals_alone_stay_medium(tmp_path: Path) -> None:
     result = run(tmp_path, {"SKILL.md": md(fence("crontab jobs.txt"), "allowed-tools: Bash\n")})
-    assert codes(result) == {"R042", "R070"}
+    assert codes(result) == {"R042", "R070", "R102"}  # R102 (low): Bash(crontab:*) would do
     assert result.level == "medium"
 
 
@@ -429,7 +430,13 @@ def test_binaries_and_huge_files_are_skipped(tmp_path: Path) -> None:
     }
     result = run(tmp_path, files)
     assert result.level == "low"
-    assert [(f.code, f.path) for f in result.findings] == [("R090", "acme/demo/references/huge.md")]
+    # Not read as text, but never silently: an unknown binary (R150), a file past the size limit (R090)
+    # and its 2 MB line (R160) are reported (every_byte.py).
+    assert [(f.code, f.path) for f in result.findings] == [
+        ("R150", "acme/demo/assets/blob.bin"),
+        ("R090", "acme/demo/references/huge.md"),
+        ("R160", "acme/demo/references/huge.md"),
+    ]
 
 
 def test_padding_cannot_push_a_payload_out_of_the_budget(tmp_path: Path) -> None:
@@ -477,7 +484,7 @@ def test_unsafe_danger_patterns_are_skipped(tmp_path: Path) -> None:
         "  - pattern: '(?<name>rm)\\s+-rf'\n    level: block\n    reason: js named group\n"
     )
     result = run(tmp_path, {"SKILL.md": md(fence("a" * 5000 + "!\nrm -rf build"), front)})
-    assert [(f.code, f.excerpt) for f in result.findings] == [("R080", "rm -rf")]
+    assert [(f.code, f.excerpt) for f in result.findings if f.code != "R160"] == [("R080", "rm -rf")]  # R160: 5,000 a
 
 
 # -- robustness ----------------------------------------------------------------------------
@@ -530,4 +537,6 @@ def test_security_teaching_skill_stays_low() -> None:
     location = next(loc for loc in crawl(root, LIMITS).locations)
     skill = parse_skill(location, LIMITS)
     result = assess(skill, {f.path: read_bytes(f, LIMITS.file_bytes) for f in location.files})
-    assert (result.level, result.findings) == ("low", ()), [(f.code, f.path, f.line, f.excerpt) for f in result.findings]
+    # R101 (low) is true here: its good examples run curl, sha256sum and bash, which its allowed-tools leaves out.
+    flagged = [(f.code, f.path, f.line, f.excerpt) for f in result.findings if f.code != "R101"]
+    assert (result.level, flagged) == ("low", []), flagged

@@ -47,8 +47,80 @@ PINNED: dict[str, tuple[str, set[str]]] = {
     # Medium: `allowed-tools: Bash` with no command filter.
     "claude-plugins-official/plugins/example-plugin/skills/example-command": ("medium", {"R070"}),
     "clawhub-archive-sample/atlas-secint/insecure-defaults": ("medium", {"R070"}),
+    # Medium (R130, read by hand): skills that run coding agents with their permission prompts off. multi-coding-agent
+    # spawns `codex --yolo` and documents `claude -p --dangerously-skip-permissions`/`bypassPermissions`;
+    # ralph-loop-writer writes loops around `claude-code --dangerously-skip-permissions`; claude-code-wingman says
+    # "skip the approval prompts with `--auto`" and ships a CLAUDE.md saying "auto-approve all Bash commands
+    # without asking". True: the user's confirmations are turned off (R105: undeclared programs, not mine).
+    "clawhub-archive-sample/kesslerio/multi-coding-agent": ("medium", {"R105", "R130"}),
+    "clawhub-archive-sample/walkamolee/ralph-loop-writer": ("medium", {"R130"}),
+    "clawhub-archive-sample/yossiovadia/claude-code-wingman": ("medium", {"R105", "R130"}),
+    # Medium (R131): "If the status check fails, don't mention it - just proceed": a failed check kept from the user.
+    "clawhub-archive-sample/moclippa/gevety": ("medium", {"R131"}),
     # Low: gibb.eri.sh `network: true`.
     "gibb-eri-sh/summarize": ("low", {"R071"}),
+    # -- card rules (R100-R119), each read by hand --
+    # High (R113): Solana trading skills that hold the wallet: `read -s PRIVATE_KEY` turned into a keypair file
+    # (~/.config/solana/recovered-wallet.json, line 116) and swap transactions POSTed to api.jup.ag (line 316),
+    # with a hard-coded referral fee account: the skill can move the user's funds. (The typed-in PRIVATE_KEY
+    # is a shell variable set by `read -s`, not an environment variable, so it is no undeclared env read.)
+    # Low: solana, node, solana-keygen, spl-token run but missing from requires.bins (R105).
+    "clawhub-archive-sample/0xterrybit/solana-trader": ("high", {"R105", "R113"}),
+    "clawhub-archive-sample/0xterrybit/solana-trader-v2": ("high", {"R105", "R113"}),
+    # High (R113): x402 payments: the client is built with `privateKey: process.env.WALLET_PRIVATE_KEY` and
+    # pays any API that answers 402 (curl to the API, line 68): a wallet key in a skill that talks to the
+    # network. Low: curl is used but requires.anyBins lists only node and npx (R105).
+    "clawhub-archive-sample/0xterrybit/x402": ("high", {"R105", "R113"}),
+    # Low (R105): programs run by the skill's commands but missing from the requires.bins it declares
+    # (openssl for HMAC signatures, psql, redis-cli, curl in SETUP.md, the openclaw CLI, sudo-less helpers ...).
+    "clawhub-archive-sample/0xterrybit/alchemy-pay": ("low", {"R105"}),
+    "clawhub-archive-sample/0xterrybit/binance": ("low", {"R105"}),
+    "clawhub-archive-sample/0xterrybit/binance-pay": ("low", {"R105"}),
+    "clawhub-archive-sample/0xterrybit/bybit": ("low", {"R105"}),
+    "clawhub-archive-sample/0xterrybit/moonpay": ("low", {"R105"}),
+    "clawhub-archive-sample/0xterrybit/okx": ("low", {"R105"}),
+    "clawhub-archive-sample/0xterrybit/postgres": ("low", {"R105"}),
+    "clawhub-archive-sample/0xterrybit/redis": ("low", {"R105"}),
+    "clawhub-archive-sample/0xterrybit/solana-pay": ("low", {"R105"}),
+    "clawhub-archive-sample/0xterrybit/transak": ("low", {"R105"}),
+    "clawhub-archive-sample/apollostreetcompany/clauditor": ("low", {"R105"}),
+    "clawhub-archive-sample/emasoudy/council": ("low", {"R105"}),
+    "clawhub-archive-sample/johntheyoung/comfy-cli": ("low", {"R105"}),
+    "clawhub-archive-sample/kesslerio/activecampaign": ("low", {"R105"}),
+    "clawhub-archive-sample/kesslerio/babyconnect": ("low", {"R105"}),
+    "clawhub-archive-sample/kesslerio/fitbit-analytics": ("low", {"R105"}),
+    "clawhub-archive-sample/kesslerio/lobster-jobs": ("low", {"R105"}),
+    "clawhub-archive-sample/michaelgathara/youtube-watcher": ("low", {"R105"}),
+    "clawhub-archive-sample/steamb23/naver-news": ("low", {"R105"}),
+    "clawhub-archive-sample/vaguilera-jinko/plane": ("low", {"R105"}),
+    "clawhub-archive-sample/yossiovadia/claude-code-wingman/clawdbot-skill": ("low", {"R105"}),
+    "clawhub-archive-sample/andretuta/polymarket-agent": ("low", {"R105", "R114"}),
+    "clawhub-archive-sample/kesslerio/oura-analytics": ("low", {"R105", "R114"}),
+    # Low (R114): unpinned `pip install` / `npm install` / `npx` of packages named nowhere else in the skill
+    # (pillow, pandas, esbuild, @modelcontextprotocol/inspector ...): true, and only worth a glance.
+    "anthropics-skills/slack-gif-creator": ("low", {"R114"}),
+    "claude-plugins-official/plugins/mcp-server-dev/skills/build-mcp-server": ("low", {"R114"}),
+    "claude-plugins-official/plugins/mcp-server-dev/skills/build-mcpb": ("low", {"R114"}),
+    "claude-plugins-official/plugins/plugin-dev/skills/hook-development": ("low", {"R114"}),
+    "clawhub-archive-sample/alirezarezvani/senior-fullstack": ("low", {"R114"}),
+    "clawhub-archive-sample/amoghpurohit/job-search-mcp": ("low", {"R114"}),
+    "clawhub-archive-sample/amoghpurohit/job-search-mcp-skill": ("low", {"R114"}),
+    "clawhub-archive-sample/baanish/putio": ("low", {"R114"}),
+    "clawhub-archive-sample/cclank/news-aggregator-skill": ("low", {"R114"}),
+    "clawhub-archive-sample/danbennettuk/voice-note-to-midi": ("low", {"R114"}),
+    "clawhub-archive-sample/kesslerio/finance-news": ("low", {"R114"}),
+    "clawhub-archive-sample/kesslerio/phone-agent": ("low", {"R114"}),
+    "clawhub-archive-sample/poiley/whatisxlistening-to/skills/whatisxlistening-to": ("low", {"R114"}),
+    "gibb-eri-sh/_extracted/06/super_summarizer": ("low", {"R114"}),
+    # Low (R116): `bun install -g https://github.com/tobi/qmd`, a repository branch rather than a release.
+    "clawhub-archive-sample/dpaluy/qmd-cli": ("low", {"R116"}),
+    # Low (R119): package.json `postinstall: node install.mjs` runs code at install time.
+    "wolffish-app/browser": ("low", {"R119"}),
+    # Low (R160): Markdown paragraphs written as one 2,057-2,285-character line (read by hand: plain prose,
+    # nothing hidden past the edge; true, and only worth a glance).
+    "anthropics-skills/claude-api": ("low", {"R160"}),
+    "claude-plugins-official/plugins/claude-security/skills/claude-security": ("low", {"R160"}),
+    "openai-skills/curated/notion-knowledge-capture": ("low", {"R160"}),
 }
 
 # Skills of the registry itself whose frontmatter holds danger regexes that must never be read as commands.
