@@ -94,11 +94,19 @@ def build(
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
-    "--format", "output_format", type=click.Choice(["text", "json", "github"]), default="text", show_default=True
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "github", "sarif"]),
+    default="text",
+    show_default=True,
+    help="sarif: a SARIF 2.1.0 log for GitHub code scanning (upload it with github/codeql-action/upload-sarif).",
 )
 @click.option("--strict", is_flag=True, help="Warnings also fail (exit 1).")
 def validate(paths: tuple[Path, ...], output_format: str, strict: bool) -> None:
     """Check skills: a skill folder, a SKILL.md, or a tree of skills.
+
+    Runs what a build checks before publishing: reading, layout, every dialect, registry-wide rules,
+    and the static risk analysis of each skill's files (risk findings are warnings or notes).
 
     Exit status: 0 without errors, 1 with errors (or warnings with --strict), 2 for usage errors.
     """
@@ -109,16 +117,21 @@ def validate(paths: tuple[Path, ...], output_format: str, strict: bool) -> None:
     if missing:
         click.echo(f"error: no such file or directory: {missing[0]}", err=True)
         sys.exit(2)
-    checked = check_paths(list(paths))
+    checked = check_paths(list(paths), score=True)
     findings: list[Finding] = checked.findings
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
     if output_format == "json":
         click.echo(report.json_document(checked.skill_summaries, findings))
+    elif output_format == "sarif":
+        from registry.sarif import sarif_json
+
+        status = 1 if any(f.severity in failing for f in findings) else 0
+        click.echo(sarif_json(findings, folders=checked.folders, exit_code=status))
     else:
         for finding in findings:
             click.echo(report.github_line(finding) if output_format == "github" else report.text_line(finding))
         summary = report.summary_line(len(checked.skill_summaries), findings)
         click.echo(summary if output_format == "text" else f"::notice title=skill-registry::{summary}")
-    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
     if not checked.skill_summaries and not findings:
         click.echo("error: no SKILL.md found under the given paths", err=True)
         sys.exit(2)
@@ -163,14 +176,16 @@ def rules() -> None:
 @main.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("docs"), show_default=True)
 def docs(out: Path) -> None:
-    """Regenerate the reference pages made from code: rules.md and policy.md."""
+    """Regenerate the reference pages made from code: rules.md, policy.md and risk.md."""
     from registry.policy import policy_markdown
     from registry.rules.catalog import markdown_table
+    from registry.score.risk_docs import risk_markdown
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "rules.md").write_text(markdown_table(), encoding="utf-8")
     (out / "policy.md").write_text(policy_markdown(), encoding="utf-8")
-    click.echo(f"wrote {out / 'rules.md'} and {out / 'policy.md'}")
+    (out / "risk.md").write_text(risk_markdown(), encoding="utf-8")
+    click.echo(f"wrote {out / 'rules.md'}, {out / 'policy.md'} and {out / 'risk.md'}")
 
 
 @main.command("check-pr")

@@ -201,7 +201,8 @@ def test_main_workflow():
 def test_action_metadata():
     action = load(ACTION)
     assert {"name", "description", "inputs", "runs"} <= set(action)
-    assert set(action["inputs"]) == {"path", "strict", "python-version"}
+    assert set(action["inputs"]) == {"path", "strict", "python-version", "sarif-file"}
+    assert action["inputs"]["sarif-file"]["default"] == ""
     assert action["inputs"]["path"]["default"] == "."
     assert action["inputs"]["strict"]["default"] == "false"
     assert all(spec.get("description") for spec in action["inputs"].values())

@@ -1,0 +1,337 @@
+"""docs/risk.md: how a skill's risk level is derived, generated from the code that derives it.
+
+Every table here is read from the code: the contexts from risk_text.py, the analysers, expanders
+and card rules from the tuples in risk.py, the card's kinds and vocabulary from card.py, the level
+table from `risk.RULES` with owasp.py's families and AST10 categories, the escalations from
+`risk.ESCALATIONS`, and the bounds from the modules' constants. `skill-registry docs` writes it; a
+test fails when the file is out of date.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sys
+from collections.abc import Callable, Iterable
+from types import ModuleType
+
+from registry.score import card, owasp, risk, risk_text
+from registry.score.risk_rules import CATEGORIES, LEVELS, RiskRule
+
+SECURITY_SEVERITY = {"critical": 9.5, "high": 8.0, "medium": 5.5, "low": 2.0}  # SARIF, for GitHub code scanning
+
+_CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=\s*([^#\n]+?)\s*#\s*(.+)$")
+_BULLET = re.compile(r"^- ([A-Z]+): (.+)$")
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ").strip()
+
+
+def _row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(_cell(c) for c in cells) + " |"
+
+
+def _template(text: str) -> str:
+    """A message or hint template as a reader sees it: {host} becomes `<host>` (bare, Markdown reads HTML)."""
+    return re.sub(r"\{(\w+)\}", r"`<\1>`", text.replace("{{", "{").replace("}}", "}"))
+
+
+def _first_line(doc: str | None) -> str:
+    text = inspect.cleandoc(doc or "").split("\n\n", 1)[0]
+    return " ".join(text.split())
+
+
+def _module_path(name: str) -> str:
+    return name.replace(".", "/") + ".py"
+
+
+def _where(obj: object) -> str:
+    return _module_path(getattr(obj, "__module__", "") or "")
+
+
+def _described(functions: Iterable[Callable]) -> list[str]:
+    rows = []
+    for function in functions:
+        name = getattr(function, "__qualname__", repr(function))
+        module = sys.modules.get(getattr(function, "__module__", ""))
+        doc = _first_line(function.__doc__) or (_first_line(module.__doc__) if module else "")
+        rows.append(_row([f"`{name}`", f"`{_where(function)}`", doc or "(no description)"]))
+    return rows
+
+
+def _declaring_modules() -> dict[str, str]:
+    """Rule code -> the module that declares it (the one whose RULES tuple holds it first)."""
+    found: dict[str, str] = {}
+    for name, module in sorted(sys.modules.items()):
+        if not name.startswith("registry.score") or name == "registry.score.risk" or module is None:
+            continue
+        for rule in getattr(module, "RULES", ()) or ():
+            if isinstance(rule, RiskRule):
+                found.setdefault(rule.code, _module_path(name))
+    return found
+
+
+def _source_lines(module: ModuleType) -> list[str]:
+    try:
+        return inspect.getsource(module).splitlines()
+    except (OSError, TypeError):
+        return []
+
+
+def _commented_constants(module: ModuleType, names: Iterable[str] | None = None) -> list[tuple[str, str, str]]:
+    """(NAME, value as written, comment) of the module-level constants with a trailing comment."""
+    wanted = set(names) if names is not None else None
+    out = []
+    for line in _source_lines(module):
+        match = _CONSTANT.match(line)
+        if match and (wanted is None or match.group(1) in wanted):
+            out.append((match.group(1), match.group(2).strip(), match.group(3).strip()))
+    return out
+
+
+def _card_vocabulary() -> list[tuple[str, str]]:
+    """(kind, the words Use.detail takes) from the comment table in card.py."""
+    lines = _source_lines(card)
+    try:
+        start = next(i for i, line in enumerate(lines) if "What `Use.detail` says" in line)
+    except StopIteration:
+        return []
+    rows: list[tuple[str, str]] = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("#"):
+            break
+        body = line[1:].strip()
+        if body.startswith("`Use.sensitive`"):
+            break
+        parts = body.split(None, 1)
+        if len(parts) == 2 and parts[0] in card.KINDS:
+            rows.append((parts[0], parts[1]))
+        elif rows and body:
+            rows[-1] = (rows[-1][0], f"{rows[-1][1]} {body}")
+    return rows
+
+
+def _is_flow(rule: RiskRule) -> bool:
+    """A rule whose finding names both ends (two line numbers), or one declared as a flow."""
+    lines = {name for name in re.findall(r"\{(\w+)\}", rule.message) if "line" in name}
+    return len(lines) >= 2 or "flow" in rule.category
+
+
+def _rule_table(rules: Iterable[RiskRule]) -> list[str]:
+    lines = [
+        "| code | level | family | OWASP AST10 | detects | example | fix |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for rule in rules:
+        mapping = owasp.mapping_for(rule.code)
+        families = ", ".join(owasp.family_labels(rule.code)) or "none"
+        if mapping is None:
+            category = "not mapped yet"
+        elif mapping.owasp is None:
+            category = f"none: {mapping.reason}"
+        else:
+            category = owasp.owasp_label(rule.code)
+        detects = f"**{rule.title}**: {_template(rule.message)}; {rule.why}"
+        lines.append(
+            _row([f"`{rule.code}`", rule.level, families, category, detects, rule.example, _template(rule.hint)])
+        )
+    return lines
+
+
+def _bounds() -> list[str]:
+    text_py, risk_py = _module_path(risk_text.__name__), _module_path(risk.__name__)
+    rows = [
+        (text_py, "MAX_FILE_BYTES", f"{risk_text.MAX_FILE_BYTES:,} bytes", "a larger file is not read"),
+        (text_py, "MAX_LINES", f"{risk_text.MAX_LINES:,} lines", "lines read per file"),
+        (text_py, "MAX_SKILL_BYTES", f"{risk_text.MAX_SKILL_BYTES:,} bytes",
+         "text read per skill (SKILL.md first, then the smallest files first)"),
+        (text_py, "BINARY_PROBE", f"{risk_text.BINARY_PROBE:,} bytes",
+         "a NUL byte in this many first bytes makes a file binary"),
+        (risk_py, "LONG_LINE", f"{risk.LONG_LINE:,} characters",
+         "longer lines are read by the command rules in overlapping windows"),
+        (risk_py, "LONG_LINE_BUDGET", f"{risk.LONG_LINE_BUDGET:,} characters", "of such long lines per file"),
+        (risk_py, "PER_FILE", f"{risk.PER_FILE}", "findings of one rule per file"),
+        (risk_py, "PER_SKILL", f"{risk.PER_SKILL}", "findings of one rule per skill"),
+    ]  # fmt: skip
+    lines = ["| where | bound | value | what |", "| --- | --- | --- | --- |"]
+    lines += [_row([f"`{where}`", f"`{name}`", value, what]) for where, name, value, what in rows]
+    seen = {name for _, name, _, _ in rows}
+    modules = {
+        sys.modules[f.__module__]
+        for f in (*risk.EXPANDERS, *risk.ANALYSERS, *risk.CARD_RULES)
+        if f.__module__ in sys.modules and f.__module__ != "registry.score.risk"
+    }
+    for module in sorted(modules, key=lambda m: m.__name__):
+        for name, value, comment in _commented_constants(module):
+            if name in seen or not re.search(r"MAX|LIMIT|BUDGET|BYTES|SECONDS|CAP", name):
+                continue
+            lines.append(_row([f"`{_module_path(module.__name__)}`", f"`{name}`", f"`{value}`", comment]))
+    return lines
+
+
+def risk_markdown() -> str:
+    rules = list(risk.RULES)
+    declared_in = _declaring_modules()
+    out = [
+        "# Risk analysis: what is read, what is found, how the level is derived",
+        "",
+        "Generated by `skill-registry docs` from the code that assesses skills (`registry/score/`); a test fails",
+        "when this file is out of date. The rule reference for every area is [rules.md](rules.md).",
+        "",
+        "A skill's risk level says which rules fired on its files, never that a skill is safe. **low** means",
+        "that no rule above low fired on what could be read: the files listed as *not analysed* (rule",
+        "`R090` and the card's coverage) were not read, and a careful attacker can write what no static rule",
+        "knows. Read the capability card and the findings; they are the evidence, the level is a summary.",
+        "",
+        "## What is read, and how",
+        "",
+        "Every file of the skill folder is read, SKILL.md first. Each text file is split into lines that carry",
+        "where they sit, and every rule reads only the places where its text means what it looks for:",
+        "",
+        "| context | what it is |",
+        "| --- | --- |",
+    ]
+    for line in (risk_text.__doc__ or "").splitlines():
+        match = _BULLET.match(line.strip())
+        if match and hasattr(risk_text, match.group(1)):
+            out.append(_row([f"`{getattr(risk_text, match.group(1))}`", match.group(2).rstrip(";.")]))
+    out += [
+        "",
+        "Then each part below reads the skill its own way. Expanders first add what is inside archives and",
+        "documents as more files (named `file!/member`); analysers read the files with real parsers and",
+        "return uses for the capability card, coverage notes and findings; card rules then read the merged",
+        "card (declared against used, flows between files).",
+        "",
+        "| part | module | what it does |",
+        "| --- | --- | --- |",
+    ]
+    parts = [("expander", f) for f in risk.EXPANDERS]
+    parts += [("analyser", f) for f in risk.ANALYSERS]
+    parts += [("card rule", f) for f in risk.CARD_RULES]
+    if not parts:
+        out.append(_row(["(none)", "", "only the line rules below run"]))
+    for kind, function in parts:
+        (row,) = _described([function])
+        out.append(row.replace("| `", f"| {kind} `", 1))
+    out += [
+        "",
+        "The line rules (`registry/score/risk_detect.py`) run over every line in the contexts each rule reads;",
+        "text that warns against a practice (never, avoid, dangerous, malicious, ...) around a match does not",
+        "fire the command and credential rules, while hidden characters count everywhere.",
+        "",
+        "### Coverage: how each file was read",
+        "",
+        "The card lists every file with how it was read. Nothing is skipped silently: a file that could not be",
+        "read is listed as *not analysed* with the reason, and reported as a finding.",
+        "",
+        "| how | meaning |",
+        "| --- | --- |",
+    ]
+    coverage = {value.strip('"'): comment for _, value, comment in _commented_constants(card)}
+    coverage[card.NOT_ANALYSED] = "not read, or not completely; the card and a finding give the reason"
+    for how in card.COVERAGE_ORDER:
+        out.append(_row([f"`{how}`", coverage.get(how, "")]))
+    out += [
+        "",
+        "## The capability card",
+        "",
+        "Each skill's card lists what its files and instructions reference, as data: one entry per use, with",
+        "the file and line, whether it came from code, instructions (SKILL.md, references and the commands",
+        "in their code fences) or metadata, and whether it is sensitive. Beside it, what the skill declares",
+        "(`allowed-tools`, `requires`, `compatibility`, tool and input declarations, `network`): a use that",
+        "was not declared, or a declaration far broader than the use, is itself a finding.",
+        "",
+        "| kind | title | detail words |",
+        "| --- | --- | --- |",
+    ]
+    vocabulary = dict(_card_vocabulary())
+    for kind in card.KINDS:
+        out.append(_row([f"`{kind}`", card.KIND_TITLES.get(kind, kind), vocabulary.get(kind, "")]))
+    out += [
+        "",
+        "A sensitive use names its class: " + ", ".join(f"*{c}*" for c in card.SENSITIVE_CLASSES) + ".",
+        "",
+        "## Levels",
+        "",
+        "Each rule has a level: what its finding alone makes of the skill. The skill's level is the highest",
+        "level among its findings (`low` when none fired), then raised to `critical` by the escalations",
+        "below. High and critical findings are warnings (shown on the page, they fail `validate --strict`);",
+        "low and medium ones are notes (info). A risk finding never makes a skill invalid: the registry's",
+        "policy (docs/policy.md) decides what a level means for listing.",
+        "",
+        "| level | finding severity | SARIF `security-severity` |",
+        "| --- | --- | --- |",
+    ]
+    for level in LEVELS:
+        severity = "warning" if level in ("high", "critical") else "info"
+        out.append(_row([level, severity, f"{SECURITY_SEVERITY[level]}"]))
+    out += [
+        "",
+        "### Escalations",
+        "",
+        "Signals that combine are worse than either alone. When one rule of each side fired (anywhere in the",
+        "skill, or in the same code block or script), the level is raised to critical:",
+        "",
+        "| one side | other side | where both must be | why |",
+        "| --- | --- | --- | --- |",
+    ]
+    scopes = {"skill": "anywhere in the skill", "block": "the same code block or script"}
+    for first, second, scope, text in risk.ESCALATIONS:
+        out.append(
+            _row([", ".join(f"`{c}`" for c in sorted(first)), ", ".join(f"`{c}`" for c in sorted(second)),
+                  scopes.get(scope, scope), text])
+        )  # fmt: skip
+    flows = [rule for rule in rules if _is_flow(rule)]
+    out += ["", "### Flows", ""]
+    if flows:
+        out += [
+            "A flow rule fires when one end feeds the other (a secret read, then sent; a download, then run);",
+            "its finding names the file and the lines of both ends.",
+            "",
+            "| flow | what its finding says | rule | level |",
+            "| --- | --- | --- | --- |",
+        ]
+        out += [_row([r.title, _template(r.message), f"`{r.code}`", r.level]) for r in flows]
+    else:
+        out.append("No flow rule is registered; combinations are rated by the escalations above.")
+    out += [
+        "",
+        "## The rules",
+        "",
+        f"Families are the attack families of the threat model (1-{len(owasp.FAMILIES)}, below). OWASP",
+        f"categories are those of the [{owasp.SOURCE}]({owasp.SOURCE_URL}); `none` says why no category",
+        "fits. Each rule's module is named in its section's title.",
+        "",
+    ]
+    by_category: dict[str, list[RiskRule]] = {}
+    for rule in rules:
+        by_category.setdefault(rule.category, []).append(rule)
+    for category, members in by_category.items():
+        modules = sorted({declared_in.get(r.code, "") for r in members} - {""})
+        where = f" (`{'`, `'.join(modules)}`)" if modules else ""
+        out += [f"### {CATEGORIES.get(category, category).capitalize()}{where}", ""]
+        out += _rule_table(members)
+        out.append("")
+    out += ["## Attack families", "", "| family | name | rules |", "| --- | --- | --- |"]
+    for number, name in owasp.FAMILIES.items():
+        codes = [r.code for r in rules if number in (owasp.mapping_for(r.code) or owasp.RuleMapping((), None)).families]
+        out.append(_row([str(number), name, ", ".join(f"`{c}`" for c in codes) or "no rule yet"]))
+    out += ["", f"## OWASP Agentic Skills Top 10 ([{owasp.SOURCE}]({owasp.SOURCE_URL}))", ""]
+    out += ["| id | risk | AST10 severity | in short | rules |", "| --- | --- | --- | --- | --- |"]
+    for item in owasp.CATEGORIES:
+        codes = [r.code for r in rules if (owasp.mapping_for(r.code) or owasp.RuleMapping((), None)).owasp == item.id]
+        out.append(
+            _row([item.id, item.title, item.severity, item.summary, ", ".join(f"`{c}`" for c in codes) or "none"])
+        )
+    out += [
+        "",
+        "## Bounds",
+        "",
+        "Skill content is untrusted: nothing in it is run or imported, and every read is bounded so a hostile",
+        "file cannot stall a build. What a bound leaves unread is reported as *not analysed*.",
+        "",
+        *_bounds(),
+        "",
+    ]
+    return "\n".join(out)
