@@ -4,7 +4,7 @@ Two steps, so the expensive part runs once per skill and is cached with its risk
 
 1. Per skill, in the worker (`fingerprint`): every compared file's lines are normalised (whitespace
    collapsed, blank and punctuation-only lines dropped) and the set of lines is summarised as a
-   datasketch MinHash of NUM_PERM permutations (4 bytes each: 256 bytes per skill). Compared files
+   MinHash of NUM_PERM permutations (4 bytes each: 256 bytes per skill). Compared files
    are SKILL.md, scripts, references and every other text file, except licence and notice texts and
    package lock files: two unrelated skills that share an MIT licence and a lock file are not alike.
 
@@ -54,7 +54,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from datasketch import LeanMinHash, MinHash, MinHashLSH
 from rapidfuzz.distance import Indel
 
 from registry import crawl
@@ -79,7 +78,6 @@ if TYPE_CHECKING:
 
 NUM_PERM = 64
 SEED = 1
-SCHEME = "affine32"
 LSH_THRESHOLD = 0.5  # candidates: estimated Jaccard similarity of the two skills' sets of lines
 ESTIMATE_FLOOR = 0.4  # candidates whose MinHash estimate is below this are not read again
 CLONE_THRESHOLD = 0.80  # share of identical normalised lines that makes a clone
@@ -118,11 +116,14 @@ _EDGES = (string.punctuation + " \t\r\f\v").encode("ascii")
 _NOT_CONTENT = string.punctuation + string.whitespace
 
 
-def _same(value: int) -> int:
-    return value
-
-
-_PERMUTATIONS = MinHash(num_perm=NUM_PERM, seed=SEED, scheme=SCHEME).permutations
+# The MinHash permutations: h(x) = (a*x + b) mod p with p the Mersenne prime 2^31 - 1 and x a line's
+# CRC-32 reduced mod p, so a*x + b < 2^63 is exact in 64 bits (no wrap-around). Made here with
+# numpy rather than with datasketch's MinHash: importing datasketch brings scipy (0.4 s), which a
+# `validate` of one skill should not pay; its LSH index is loaded only where skills are compared.
+_PRIME = (1 << 31) - 1
+_RANDOM = np.random.RandomState(SEED)
+_A = _RANDOM.randint(1, _PRIME, size=NUM_PERM).astype(np.uint64)
+_B = _RANDOM.randint(0, _PRIME, size=NUM_PERM).astype(np.uint64)
 
 
 # -- per skill -------------------------------------------------------------------------------
@@ -163,9 +164,12 @@ def fingerprint(contents: Mapping[str, bytes]) -> Fingerprint | None:
     if len(hashes) < MIN_LINES:
         return None
     values = sorted(hashes)[:MAX_FINGERPRINT_LINES]
-    minhash = MinHash(num_perm=NUM_PERM, seed=SEED, hashfunc=_same, permutations=_PERMUTATIONS, scheme=SCHEME)
-    minhash.update_batch(values)
-    return Fingerprint(minhash.hashvalues.astype("<u4").tobytes(), len(values))
+    lines = np.fromiter(values, dtype=np.uint64, count=len(values)) % _PRIME
+    signature = np.full(NUM_PERM, _PRIME, dtype=np.uint64)
+    for start in range(0, len(lines), 4096):  # bounded temporary: 4,096 lines x NUM_PERM at a time
+        chunk = lines[start : start + 4096, None]
+        signature = np.minimum(signature, ((chunk * _A + _B) % _PRIME).min(axis=0))
+    return Fingerprint(signature.astype("<u4").tobytes(), len(values))
 
 
 # -- registry-wide ---------------------------------------------------------------------------
@@ -263,9 +267,13 @@ def find_clones(
 
 def _candidates(entries: dict[str, _Entry]) -> set[tuple[str, str]]:
     """Pairs of ids worth verifying: LSH neighbours, the best MAX_CANDIDATES estimates per skill."""
+    from datasketch import LeanMinHash, MinHashLSH  # brings scipy: loaded only when skills are compared
+
     lsh = MinHashLSH(threshold=LSH_THRESHOLD, num_perm=NUM_PERM)
+    # "affine32" names 32-bit hash values to datasketch, which only checks that an index holds one kind.
     sketches = {
-        skill_id: LeanMinHash(seed=SEED, hashvalues=entry.values, scheme=SCHEME) for skill_id, entry in entries.items()
+        skill_id: LeanMinHash(seed=SEED, hashvalues=entry.values, scheme="affine32")
+        for skill_id, entry in entries.items()
     }
     with lsh.insertion_session() as session:
         for skill_id, sketch in sketches.items():

@@ -43,6 +43,9 @@ def _first_line(doc: str | None) -> str:
 
 
 def _module_path(name: str) -> str:
+    module = sys.modules.get(name)
+    if module is not None and getattr(module, "__path__", None) is not None:  # a package
+        return name.replace(".", "/") + "/"
     return name.replace(".", "/") + ".py"
 
 
