@@ -1,4 +1,5 @@
-"""Flow rules inside one script or one code block (R120-R128), read from parsed code.
+"""Flow rules inside one script or one code block (R120-R128), read from parsed code, and the
+changes a command makes to the machine's defences or to shared history (R190-R194).
 
 The code readers (registry/score/code/) trace values through variables, calls, pipelines and
 files inside one unit (a script file or one Markdown code fence). These rules rate the
@@ -18,6 +19,9 @@ a file, or span statements.
 from __future__ import annotations
 
 from registry.score.risk_rules import SCRIPT_CODE, RiskRule, _rule
+
+# Commands read from parsed scripts and code blocks (registry/score/code/system.py): what they do is
+# in the message; `{unit}` is "script" or "code block", `{asked}` the prose that says not to ask.
 
 SECRET_FLOW = _rule(
     "R120", "critical", "exfiltration",
@@ -125,6 +129,66 @@ PERSISTENCE_WRITE = _rule(
     "cp hooks/pre-commit .git/hooks/pre-commit",
 )  # fmt: skip
 
+ROOT_GRANTED = _rule(
+    "R190", "high", "permissions",
+    "root access granted",
+    "{what}",
+    "the change outlives the task and lets any process of the user (or anyone with the file) act as root "
+    "without the password prompt that stands between an agent and the whole machine",
+    "Remove it. A setup script installs what it needs and leaves sudo's rules, setuid bits and accounts "
+    "alone; if root is needed, the user runs that one command with sudo themselves.",
+    "{short}",
+    SCRIPT_CODE,
+    "echo \"$USER ALL=(ALL) NOPASSWD: ALL\" | sudo tee /etc/sudoers.d/90-agent",
+)  # fmt: skip
+CONTROL_DISABLED = _rule(
+    "R191", "high", "permissions",
+    "security control turned off",
+    "{what}",
+    "SELinux, AppArmor, the firewall, antivirus and audit are what contain a compromised process; turning "
+    "them off leaves the machine open long after the skill has finished",
+    "Remove it. Add the narrow rule the tool needs (a port, a profile, an exclusion the user approves) "
+    "and tell the user, instead of switching the control off.",
+    "{short}",
+    SCRIPT_CODE,
+    "sudo setenforce 0; sudo systemctl disable --now apparmor",
+)  # fmt: skip
+PRIVILEGED_GROUP = _rule(
+    "R192", "medium", "permissions",
+    "user added to a privileged group",
+    "{what}",
+    "membership of docker, sudo, wheel, lxd or disk is root on the machine in all but name, and it stays "
+    "after the task",
+    "Reviewers: check that the skill says so and why. Authors: tell the user what the group grants and let "
+    "them add themselves.",
+    "{short}",
+    SCRIPT_CODE,
+    "sudo usermod -aG docker \"$USER\"",
+)  # fmt: skip
+HISTORY_DESTROYED = _rule(
+    "R193", "high", "destructive",
+    "shared history overwritten or deleted",
+    "{what}{asked}",
+    "other people's commits, tags and branches on the remote are replaced or removed; what is not in someone "
+    "else's clone is lost",
+    "Push the one branch the user named, with --force-with-lease, after asking; never force-push or delete "
+    "default branches, tags or every branch.",
+    "{short}",
+    SCRIPT_CODE,
+    "git push --force --all origin",
+)  # fmt: skip
+FORCE_PUSHED = _rule(
+    "R194", "medium", "destructive",
+    "branch force-pushed",
+    "{what}",
+    "a force push replaces the remote branch with the local one; commits someone else pushed in the meantime "
+    "are gone",
+    "Use --force-with-lease on the user's own branch, and ask before pushing.",
+    "{short}",
+    SCRIPT_CODE,
+    "git push --force origin feature/login",
+)  # fmt: skip
+
 RULES: tuple[RiskRule, ...] = (
     SECRET_FLOW,
     SECRET_AND_SEND,
@@ -135,6 +199,11 @@ RULES: tuple[RiskRule, ...] = (
     COLLECTION_AND_SEND,
     PERSISTENT_CODE,
     PERSISTENCE_WRITE,
+    ROOT_GRANTED,
+    CONTROL_DISABLED,
+    PRIVILEGED_GROUP,
+    HISTORY_DESTROYED,
+    FORCE_PUSHED,
 )
 # Line rules that report the same fact on the same line (risk.py drops these codes there).
 SUPERSEDED_BY = {

@@ -28,7 +28,7 @@ import ahocorasick_rs
 
 from registry.model import Skill
 from registry.score.card import FROM_CODE, NOT_ANALYSED, READ_PARSED, READ_TEXT, AnalyserResult, Coverage
-from registry.score.code import flows, javascript, manifests, python, shell
+from registry.score.code import flows, javascript, manifests, python, shell, system
 from registry.score.code.model import Facts, Unit
 from registry.score.code.units import (
     JAVASCRIPT,
@@ -36,12 +36,13 @@ from registry.score.code.units import (
     SHELL,
     TSX,
     TYPESCRIPT,
+    WINDOWS,
     decode,
     is_markdown,
     script_language,
     units_of,
 )
-from registry.score.risk_text import TextFile, is_binary
+from registry.score.risk_text import WARNING_WORDS, TextFile, is_binary
 
 MAX_FILE = 512 * 1024
 MAX_LINE = 20_000
@@ -178,6 +179,7 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
         parsed: dict[str, int] = {}
         failures: list[str] = []
         counts: dict[str, int] = {}
+        rows: list[str] | None = None
         for unit in units:
             if units_left <= 0 or budget < len(unit.text):
                 failures.append(f"{unit.language} at line {unit.first_line}: past the code parsed per skill")
@@ -191,9 +193,16 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
             if error:
                 failures.append(error)
                 continue
-            parsed[_PARSERS[unit.language]] = parsed.get(_PARSERS[unit.language], 0) + 1
+            if unit.language in _PARSERS:
+                parsed[_PARSERS[unit.language]] = parsed.get(_PARSERS[unit.language], 0) + 1
+            elif script:
+                failures.append("read for Windows security commands only (no parser)")
+            around = None
+            if unit.fence and facts.changes:
+                rows = rows if rows is not None else text.split("\n")
+                around = _surroundings(rows, unit)
             result.uses += facts.uses
-            for item in flows.judge(facts):
+            for item in flows.judge(facts, around):
                 count = counts.get(item.rule.code, 0)
                 counts[item.rule.code] = count + 1
                 if count < PER_FILE:
@@ -213,6 +222,8 @@ def _too_big(data: bytes, text: str) -> str:
 def _worth_parsing(unit: Unit) -> bool:
     if unit.language == SHELL:
         return True
+    if unit.language == WINDOWS:
+        return system.WINDOWS_WORDS.search(unit.text) is not None
     if unit.language == PYTHON:
         return bool(_PYTHON_ENGINE.find_matches_as_indexes(unit.text.lower()))
     return bool(_JS_ENGINE.find_matches_as_indexes(unit.text))
@@ -225,6 +236,9 @@ def _read(unit: Unit, facts: Facts) -> str:
             python.analyse(facts)
         elif unit.language == SHELL:
             shell.analyse(facts, unit.text)
+        elif unit.language == WINDOWS:
+            for kind, what, offset in system.windows_changes(unit.text):
+                facts.change([(kind, what)], unit.text.count("\n", 0, offset))
         else:
             javascript.analyse(facts)
     except SyntaxError as error:
@@ -235,6 +249,35 @@ def _read(unit: Unit, facts: Facts) -> str:
     except (ValueError, UnicodeError) as error:
         return f"{unit.language} at line {unit.first_line} not parsed ({type(error).__name__}), read as text"
     return ""
+
+
+_HEADING = re.compile(r"^ {0,3}#{1,6}\s")
+_FENCE_LINE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})")
+SECTION_LINES = 60  # how far above and below a code block its section is read
+
+
+def _surroundings(rows: list[str], unit: Unit) -> system.Surroundings:
+    """What the Markdown around a code block says: its introduction warns, its section says not to ask.
+
+    The introduction is the last two non-empty lines before the opening fence (as the line rules read
+    it); the section runs from the heading above to the heading below, at most SECTION_LINES each way.
+    """
+    opening = unit.first_line - 2  # 0-based index of the opening fence line
+    closing = opening + unit.text.count("\n") + 2
+    intro: list[str] = []
+    index = opening - 1
+    while index >= 0 and len(intro) < 2 and not _FENCE_LINE.match(rows[index]):
+        if rows[index].strip():
+            intro.append(rows[index])
+        index -= 1
+    start = opening
+    while start > 0 and opening - start < SECTION_LINES and not _HEADING.match(rows[start - 1]):
+        start -= 1
+    end = min(closing, len(rows))
+    while end < len(rows) and end - closing < SECTION_LINES and not _HEADING.match(rows[end]):
+        end += 1
+    prose = "\n".join(rows[start:opening] + rows[closing:end])
+    return system.Surroundings(bool(WARNING_WORDS.search("\n".join(intro))), system.unattended(prose))
 
 
 def _coverage(path: str, script: bool, parsed: dict[str, int], failures: list[str]) -> list[Coverage]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from registry.score.risk_detect import RAW_IP, host_kind
+from registry.score.risk_detect import RAW_IP, host_kind, url_host
 
 SECRET_LIKE = "secret-like name"
 WALLET_KEY = "wallet key"
@@ -127,7 +127,7 @@ _PATH_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"\.config/autostart/"),
         (GIT_HOOK, "a git hook", r"(?:^|/)\.git/hooks/|(?:^|/)\.husky/"),
         (SYSTEM, "a system file",
-         r"^/etc/(?:passwd|shadow|sudoers|hosts|ld\.so\.preload)|^/boot/|^/dev/sd|^/usr/s?bin/"),
+         r"^/etc/(?:passwd|shadow|sudoers|hosts|ld\.so\.preload|selinux/|sysconfig/selinux)|^/boot/|^/dev/sd|^/usr/s?bin/"),
     )
 )  # fmt: skip
 
@@ -224,3 +224,32 @@ _LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|[\w-
 
 def is_local_host(host: str) -> bool:
     return bool(_LOCAL.match(host))
+
+
+_HOST_END = re.compile(r"[a-z0-9]\.[a-z][a-z0-9-]*[a-z0-9]$|\d$", re.IGNORECASE)
+
+
+def host_of_pieces(url: str) -> str | None:
+    """The host of a URL assembled from literal pieces, `*` standing for each part only known at run time.
+
+    `"https://api.github.com" + path` is api.github.com; `"https://" + host + "/x"` and
+    `"https://api." + domain` name no host: a host is read only when the literal part before the
+    first `*` ends where a host can end (a name with a top-level label, or an IP address) or the
+    `*` comes after the host.
+    """
+    head, star, _ = url.partition("*")
+    if not star:
+        return url_host(url)
+    _, separator, rest = head.partition("://")
+    if not separator:
+        return None
+    if "/" in rest or "?" in rest or "#" in rest:
+        return url_host(head)  # the run-time part is in the path or the query
+    if not _HOST_END.search(rest):
+        return None
+    return url_host(head)
+
+
+# Placeholders an agent replaces in a skill's text before anything runs (Claude Code's `$ARGUMENTS`,
+# `${CLAUDE_SKILL_DIR}` ...): they look like environment variables and are not read from the environment.
+AGENT_SUBSTITUTIONS = frozenset({"ARGUMENTS", "CLAUDE_SESSION_ID", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT"})

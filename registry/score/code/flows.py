@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from registry.score import code_rules as C
-from registry.score.code import classify
+from registry.score.code import classify, system
 from registry.score.code.model import (
     COLLECTED,
     DECODED,
@@ -24,13 +24,25 @@ from registry.score.code.model import (
 )
 from registry.score.risk_detect import host_kind
 from registry.score.risk_rules import Item, RiskRule
+from registry.score.risk_text import WARNING_WORDS
 
 STRONG = (SECRET_FILE, ENV_DUMP, WALLET_KEY)  # sent anywhere, these are theft
 _SHORT = {SECRET_FILE: "a credential file", ENV_DUMP: "the whole environment", WALLET_KEY: "a wallet key",
           SECRET: "a secret", COLLECTED: "collected data", SYSTEM_FACTS: "system facts"}  # fmt: skip
 
 
-def judge(facts: Facts) -> list[Item]:
+_CHANGE_RULES = {
+    system.ROOT_GRANT: C.ROOT_GRANTED,
+    system.CONTROL_OFF: C.CONTROL_DISABLED,
+    system.GROUP_ADD: C.PRIVILEGED_GROUP,
+    system.HISTORY_LOSS: C.HISTORY_DESTROYED,
+    system.FORCE_PUSH: C.FORCE_PUSHED,
+}
+_COMMENT_WARNS = re.compile(r"(?:^|\s)#.*")
+
+
+def judge(facts: Facts, around: system.Surroundings | None = None) -> list[Item]:
+    """Findings of one unit; `around` is what the Markdown around a code block says (None for a script)."""
     items: list[Item] = []
     seen: set[tuple[str, int | None, int]] = set()
     unit = "code block" if facts.unit.fence else "script"
@@ -111,7 +123,53 @@ def judge(facts: Facts) -> list[Item]:
         source = _first(s for s in facts.sources if s.kind == COLLECTED)
         if source is not None:
             emit(C.COLLECTION_AND_SEND, _nearest(sends, source), source)
+    if facts.changes:
+        items += _changes(facts, around, unit)
     return items
+
+
+def _changes(facts: Facts, around: system.Surroundings | None, unit: str) -> list[Item]:
+    """The defences lowered and the shared history lost (R190-R194), one finding per rule and line.
+
+    In a code block, a warning in the block's introduction or in a comment on or above the command
+    ("never run this", "don't force-push main") makes it an example of what not to do. A force push
+    of one branch becomes the high case when the prose around the block says to do it without asking.
+    """
+    items: list[Item] = []
+    seen: set[tuple[str, int]] = set()
+    rows = facts.unit.text.split("\n") if around is not None else []
+    for change in facts.changes:
+        rule = _CHANGE_RULES[change.kind]
+        asked = ""
+        if around is not None:
+            if around.intro_warns or _comment_warns(rows, change.row):
+                continue
+            if rule is C.FORCE_PUSHED and around.asked:
+                rule, asked = C.HISTORY_DESTROYED, around.asked
+        if (rule.code, change.line) in seen:
+            continue
+        seen.add((rule.code, change.line))
+        values = {
+            "what": change.what,
+            "asked": f"; the instructions say: \"{asked}\"" if asked else "",
+            "short": change.what if len(change.what) <= 110 else change.what[:109] + "…",
+            "unit": unit,
+        }
+        finding = rule.at(facts.unit.path, change.line, None, excerpt=change.evidence, **values)
+        items.append(Item(finding, rule, values))
+    return items
+
+
+def _comment_warns(rows: list[str], row: int) -> bool:
+    """A `#` comment on the command's line, or the comment lines right above it, warn against it."""
+    if not 0 <= row < len(rows):
+        return False
+    comments = [m.group(0) for m in [_COMMENT_WARNS.search(rows[row])] if m]
+    above = row - 1
+    while above >= 0 and rows[above].lstrip().startswith("#"):
+        comments.append(rows[above])
+        above -= 1
+    return any(WARNING_WORDS.search(text) for text in comments)
 
 
 _DOWNLOADER = re.compile(r"(?<![\w-])(?:curl|wget|aria2c|iwr|irm|xh)(?![\w-])", re.IGNORECASE)

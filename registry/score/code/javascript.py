@@ -597,7 +597,7 @@ class _Reader:
                 for url_text, _row, ident in self.urls:
                     if value and (url_text in value or value in url_text):
                         self.consumed.add(ident)
-        host = url_host(url.replace("*", "x")) if url and "://" in url else None
+        host = classify.host_of_pieces(url) if url and "://" in url else None
         if host:
             self.use(HOST, host, node, detail)
         sink = self.sink(SEND, node, taint, host or "")

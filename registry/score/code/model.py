@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from registry.score.card import ENV, HOST, PATH, PERSISTENCE, Use
-from registry.score.code import classify
+from registry.score.code import classify, system
 from registry.score.risk_rules import show
 
 # Source kinds: what a value holds.
@@ -105,7 +105,9 @@ class Facts:
     sources: list[Source] = field(default_factory=list)
     sinks: list[Sink] = field(default_factory=list)
     sends: list[Sink] = field(default_factory=list)  # every network send, tainted or not (unlinked flows)
+    changes: list[system.Change] = field(default_factory=list)  # defences lowered, shared history lost
     parser: str = ""
+    statement_text: str = ""  # shell: the top-level statement being read (what a `tee` writes is in it)
 
     _rows: list[str] | None = None
     _statements: int = 0
@@ -136,6 +138,7 @@ class Facts:
         step): a use, not a sink. Writing into a shell startup file is a sink only when the line
         fetches or decodes, or its content is not spelled out.
         """
+        self.system_write(path, row, content)
         if not classify.is_persistence_point(path):
             return
         cls = classify.path_sensitivity(path)
@@ -149,6 +152,26 @@ class Facts:
             return
         line = self.line(row)
         self.sinks.append(Sink(PERSIST, line, taint, normal, self.evidence(row), command, runs))
+
+    def system_write(self, path: str, row: int, content: str) -> None:
+        """A write to sudoers, /etc/passwd or the SELinux config: a change when its content grants or disables.
+
+        When the content is not spelled out at the write (`... | sudo tee FILE`, a copy, a Python
+        `open(FILE, "w")`), the statement it sits in, then the whole unit, stand for it.
+        """
+        if not path.startswith(("/etc/", "/private/etc/", "/usr/local/etc/")):
+            return
+        bare = system.written_changes(path, "")
+        for text in (content, self.statement_text, self.unit.text):
+            found = system.written_changes(path, text) if text else []
+            if found and found != bare:
+                self.change(found, row)
+                return
+        self.change(bare, row)
+
+    def change(self, found: list[tuple[str, str]], row: int) -> None:
+        for kind, what in found:
+            self.changes.append(system.Change(kind, what, self.line(row), row, self.evidence(row)))
 
     def use(self, kind: str, value: str, row: int, detail: str = "", sensitive: str = "") -> Use | None:
         """Record one use at a 0-based row of the unit, classified when the caller did not."""

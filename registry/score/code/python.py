@@ -13,7 +13,7 @@ import ast
 import re
 
 from registry.score.card import ENV, HOST, PATH, PERSISTENCE, PROCESS
-from registry.score.code import classify, shell
+from registry.score.code import classify, shell, system
 from registry.score.code.model import (
     CLEAN,
     COLLECTED,
@@ -559,6 +559,13 @@ class _Reader:
             what = _COLLECTORS.get(qual, "a screenshot" if "Grab" in qual else "the clipboard")
             return taint | self.source(COLLECTED, f"collects {what} ({qual})", node)
         if qual in ("os.chmod",) and node.args:
+            path = self.literal(node.args[0])
+            mode = node.args[1] if len(node.args) > 1 else None
+            setuid = isinstance(mode, ast.Constant) and isinstance(mode.value, int) and mode.value & 0o4000
+            setuid = setuid or (mode is not None and "S_ISUID" in ast.unparse(mode))
+            if path and setuid and system.is_setuid_target(path):
+                what = f"sets the setuid bit on {path} (os.chmod), a root shell for anyone"
+                self.facts.change([(system.ROOT_GRANT, what)], self.row(node))
             return CLEAN
         if qual in ("threading.Thread", "multiprocessing.Process", "threading.Timer"):
             return self.thread(node, qual)
@@ -630,6 +637,7 @@ class _Reader:
             if any(c in mode for c in "wax+"):
                 self.use(PATH, path, node, "write")
                 self.persistence(path, node, CLEAN, "", literal=False, written=False)
+                self.facts.system_write(path, self.row(node), "")  # what is written is in the unit
                 return CLEAN
             self.use(PATH, path, node, "read")
             return taint | self.file_taint(path, node)
@@ -737,7 +745,7 @@ class _Reader:
             url = self.literal(url_node)
             self.consume(url_node)
         if url and "://" in url:
-            host = url_host(url.replace("*", "x"))
+            host = classify.host_of_pieces(url)
         if host:
             host = host.lower()
             self.use(HOST, host, node, detail or "fetch")

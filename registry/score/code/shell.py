@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from registry.score.card import BINARY, ENV, HOST, INSTALL, PATH, PERSISTENCE, PROCESS
-from registry.score.code import classify
+from registry.score.code import classify, system
 from registry.score.code.model import (
     CLEAN,
     COLLECTED,
@@ -139,6 +139,9 @@ class _State:
     executable: set[str] = field(default_factory=set)
     functions: set[str] = field(default_factory=set)
     statement: int = 0
+    loop: int = 0  # inside a loop body: a command there runs once per item
+    rewrote: bool = False  # git history rewritten (filter-branch, filter-repo, BFG) earlier in the unit
+    shell_copies: set[str] = field(default_factory=set)  # files copied from a shell or interpreter
 
 
 def analyse(facts: Facts, source: str, fixed_row: int | None = None, row_offset: int = 0, nested: int = 0,
@@ -160,6 +163,8 @@ class _Walker:
     def __init__(self, state: _State, data: bytes) -> None:
         self.s = state
         self.data = data
+        self.repeated = False  # the command being read runs once per item (a loop body, xargs)
+        self.assigned = ""  # variables a wrapper sets for the command (`sudo VAR=value program`)
 
     # -- positions and text ----------------------------------------------------------------
 
@@ -198,6 +203,7 @@ class _Walker:
             background = following is not None and following.type == "&"
             if depth == 0:
                 self.s.statement = self.s.facts.next_statement()
+                self.s.facts.statement_text = self.text(child)
             out = out | self.statement(child, stdin, depth + 1, background)
         return out
 
@@ -233,7 +239,17 @@ class _Walker:
             if variable is not None:
                 self.s.variables[self.text(variable)] = taint
             body = node.child_by_field_name("body")
-            return self.statements(body, stdin, depth + 1) if body is not None else CLEAN
+            self.s.loop += 1
+            try:
+                return self.statements(body, stdin, depth + 1) if body is not None else CLEAN
+            finally:
+                self.s.loop -= 1
+        if kind in ("while_statement", "c_style_for_statement"):
+            self.s.loop += 1
+            try:
+                return self.statements(node, stdin, depth + 1)
+            finally:
+                self.s.loop -= 1
         return self.statements(node, stdin, depth + 1) if node.named_child_count else CLEAN
 
     def assignments(self, node, depth: int) -> None:
@@ -367,6 +383,8 @@ class _Walker:
             return Value(self.text(node), CLEAN, False)
         if name.islower() and name not in LOWER_ENV:
             return Value(self.text(node), CLEAN, False)  # a script's own variable, set where we cannot see
+        if name in classify.AGENT_SUBSTITUTIONS:
+            return Value(self.text(node), CLEAN, False)  # filled in by the agent before the command runs
         self.use(ENV, name, node, "read")
         sensitivity = classify.env_sensitivity(name)
         taint = CLEAN
@@ -421,10 +439,13 @@ class _Walker:
 
     def run(self, words: list[tuple[Value, object]], node, stdin: Taint, depth: int, background: bool) -> Taint:
         sudo = False
+        self.repeated = self.s.loop > 0
+        self.assigned = ""
         while words:
             program = _program(words[0][0].text)
             if program not in WRAPPERS or len(words) == 1:
                 break
+            self.repeated = self.repeated or program == "xargs"
             if program in ("nohup", "setsid"):
                 background = True
             sudo = sudo or program in ("sudo", "doas")
@@ -434,7 +455,8 @@ class _Walker:
             index = 1
             while index < len(words):
                 word = words[index][0].text
-                if program == "env" and "=" in word and not word.startswith("-"):
+                if program in ("env", "sudo", "doas") and "=" in word and not word.startswith("-"):
+                    self.assigned += f" {word}"  # `sudo EDITOR='tee -a' visudo`: a variable set for the command
                     index += 1
                     continue
                 if program == "timeout" and index == 1 and not word.startswith("-"):
@@ -478,6 +500,8 @@ class _Walker:
                 host = url_host(value.text)
                 if host:
                     self.use(HOST, host, arg_node, "mention")
+        if program in system.PROGRAMS or program in COPIERS or program == "gh":
+            self.system_command(program, args, arg_nodes, node)
         handler = _HANDLERS.get(program)
         if handler is not None:
             return handler(self, program, args, arg_nodes, node, stdin, depth)
@@ -802,8 +826,44 @@ class _Walker:
                 self.path_use(value.text, arg_node, "read")
         return CLEAN
 
+    def system_command(self, program: str, args: list[Value], arg_nodes: list, node) -> None:
+        """Defences lowered (system.py): sudoers, setuid shells, security services, privileged groups."""
+        words = [a.text for a in args]
+        if program in COPIERS:
+            positional = [w for w in words if not w.startswith("-")]
+            if len(positional) >= 2 and any(system.is_setuid_target(w) for w in positional[:-1]):
+                self.s.shell_copies.add(classify.normal_path(positional[-1]))
+            return
+        if program == "bfg":
+            self.s.rewrote = True
+            return
+        if program == "gh":
+            if system.repository_deleted(program, words):
+                self.s.facts.change([(system.HISTORY_LOSS, "deletes the repository (gh repo delete)")], self.row(node))
+            return
+        assigned = self.assigned
+        if program == "visudo" and node.type == "command":
+            assigned += " ".join(self.text(c) for c in node.named_children if c.type == "variable_assignment")
+        found = system.command_changes(program, words, assigned)
+        if program == "chmod" and not found:
+            mode = next((w for w in words if not w.startswith("-")), "")
+            copies = [w for w in words[1:] if classify.normal_path(w) in self.s.shell_copies]
+            if copies and system.setuid_mode(mode):
+                found = [(system.ROOT_GRANT, f"sets the setuid bit on {copies[0]}, a copy of a shell or interpreter "
+                                             f"(chmod {mode}), a root shell for anyone")]  # fmt: skip
+        if found and program == "chmod":
+            target = next((w for w in reversed(words) if not w.startswith("-")), "")
+            self.use(PATH, target, node, "write", classify.SYSTEM)
+        self.s.facts.change(found, self.row(node))
+
     def git(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint, depth: int) -> Taint:
         words = [a.text for a in args]
+        command, rest = system.subcommand([system.Word(a.text, a.literal) for a in args])
+        if command in ("filter-branch", "filter-repo"):
+            self.s.rewrote = True
+        elif command == "push":
+            found = system.push_changes(rest, self.s.rewrote, self.repeated)
+            self.s.facts.change(found, self.row(node))
         for value, arg_node in zip(args, arg_nodes, strict=True):
             text = value.text
             if URL.match(text) or re.match(r"^git@[\w.-]+:", text):

@@ -17,12 +17,14 @@ from registry.score.code.model import Unit
 from registry.score.risk_text import MARKDOWN_SUFFIXES, is_binary
 
 PYTHON, SHELL, JAVASCRIPT, TYPESCRIPT, TSX = "python", "shell", "javascript", "typescript", "tsx"
+WINDOWS = "windows"  # PowerShell and batch: no parser, searched for Windows security commands only (system.py)
 
 SCRIPT_LANGUAGES = {
     ".py": PYTHON, ".pyw": PYTHON,
     ".sh": SHELL, ".bash": SHELL, ".zsh": SHELL, ".command": SHELL,
     ".js": JAVASCRIPT, ".mjs": JAVASCRIPT, ".cjs": JAVASCRIPT, ".jsx": JAVASCRIPT,
     ".ts": TYPESCRIPT, ".mts": TYPESCRIPT, ".cts": TYPESCRIPT, ".tsx": TSX,
+    ".ps1": WINDOWS, ".psm1": WINDOWS, ".bat": WINDOWS, ".cmd": WINDOWS,
 }  # fmt: skip
 FENCE_LANGUAGES = {
     "python": PYTHON, "py": PYTHON, "python3": PYTHON, "py3": PYTHON,
@@ -31,6 +33,8 @@ FENCE_LANGUAGES = {
     "js": JAVASCRIPT, "javascript": JAVASCRIPT, "node": JAVASCRIPT, "jsx": JAVASCRIPT, "mjs": JAVASCRIPT,
     "cjs": JAVASCRIPT, "nodejs": JAVASCRIPT,
     "ts": TYPESCRIPT, "typescript": TYPESCRIPT, "mts": TYPESCRIPT, "tsx": TSX,
+    "powershell": WINDOWS, "pwsh": WINDOWS, "ps1": WINDOWS, "ps": WINDOWS, "posh": WINDOWS, "cmd": WINDOWS,
+    "bat": WINDOWS, "batch": WINDOWS, "dos": WINDOWS,
 }  # fmt: skip
 _PROMPTED = frozenset({"console", "terminal", "shell-session", "shellsession"})
 # First words that make an unlabelled fence a shell command block.
@@ -40,7 +44,8 @@ KNOWN_COMMANDS = frozenset(
     ssh scp rsync tar unzip zip source bash sh zsh gh claude codex open xdg-open crontab systemctl launchctl
     nohup env printenv set eval exec aws gcloud az terraform helm ln touch find grep sed awk jq kill pkill
     openssl base64 tee nc ncat sqlite3 psql mysql redis-cli java mvn gradle dotnet composer php ruby perl
-    conda mamba poetry tmux screen code cursor""".split()
+    conda mamba poetry tmux screen code cursor setenforce ufw iptables nft usermod useradd gpasswd visudo
+    aa-teardown csrutil spctl""".split()
 )
 _SHEBANG = re.compile(r"^#!\s*(?:/usr)?(?:/local)?/bin/(?:env\s+(?:-S\s+)?)?(\w+)")
 _SHEBANG_LANGUAGES = {
