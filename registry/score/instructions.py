@@ -9,6 +9,13 @@ reports those families (R060, R061, R130-R136 in instruction_rules.py). It also 
 every host named in instructions and the environment variables and home or system paths the
 prose tells the agent to read or write.
 
+Three joins read a sentence with what stands in its Markdown section: the conversation saved to a
+file that a command (or sentence) of the section sends to a remote host (R135); the agent told to
+write its own configuration, as persistence uses on the card, reported (R137) when the write
+reaches the agent's user-wide instructions, other installed skills, its permission grants or every
+repository, or puts itself back when removed (a project's own CLAUDE.md or AGENTS.md is only on the
+card); a wallet's recovery phrase or private key asked of the user (R138), and sent on (R139).
+
 How a sentence is judged. Families are phrase shapes (verbs x objects x qualifiers, in several
 phrasings, a few in other languages), never single words. A match counts only when
 
@@ -36,7 +43,7 @@ import functools
 import itertools
 import operator
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -45,8 +52,12 @@ import ahocorasick_rs
 from registry.model import Skill
 from registry.score import instruction_rules as IR
 from registry.score import risk_rules as R
-from registry.score.card import ENV, FROM_INSTRUCTIONS, HOST, PATH, AnalyserResult, Use
+from registry.score.card import ENV, FROM_INSTRUCTIONS, HOST, PATH, PERSISTENCE, AnalyserResult, Use
 from registry.score.code.classify import (
+    AGENT_CONFIG,
+    AGENT_SUBSTITUTIONS,
+    SKILL_FOLDER,
+    WALLET_KEY,
     env_sensitivity,
     host_sensitivity,
     is_local_host,
@@ -68,6 +79,9 @@ MAX_SENTENCE = 1200  # longer sentences are read in overlapping pieces
 MAX_USES_PER_FILE = 120
 MAX_USES_PER_SKILL = 400
 _BACK = 60  # lines walked back to find a list's introduction
+_BACK_LINES = 8  # lines of the section before a sentence read for what "it" stands for ...
+_BACK_CHARS = 1200  # ... at most this many characters
+_SECTION_LINES = 80  # lines walked each way from a sentence to the edges of its Markdown section
 _HEADING_TRIES = 20  # "#" lines (script comments in code blocks) passed over looking for the section heading
 
 # -- vocabulary ----------------------------------------------------------------------------
@@ -118,6 +132,7 @@ class Shape:
     negation_inside: bool = False  # the shape carries its own "do not": skip the clause negation test
     quoted_ok: bool = False  # a quoted match still counts (flags in `code`)
     needs: re.Pattern[str] | None = None  # the sentence must also match this (outside the match)
+    needs_back: bool = False  # ... or, when the match says "it" or "this", the text before it in the section
 
 
 def _shape(rule: RiskRule, pattern: str, **options) -> Shape:
@@ -127,6 +142,7 @@ def _shape(rule: RiskRule, pattern: str, **options) -> Shape:
 O, C, D = R.OVERRIDE_INSTRUCTIONS, R.CONCEAL_FROM_USER, IR.DISABLE_CONFIRMATION
 S, F = IR.SUPPRESS_VALIDATION, IR.FALSE_SUCCESS
 H, RI, E, P = IR.HIDDEN_STATE, IR.REMOTE_INSTRUCTIONS, IR.CONTEXT_EXFILTRATION, IR.PAGE_BEFORE_EACH_TASK
+AC, WA, WS = IR.AGENT_CONFIGURATION, IR.WALLET_SECRET_ASKED, IR.WALLET_SECRET_SENT
 
 _OVERRIDE_VERB = _alt(
     r"ignore", r"disregard", r"forget(?:\s+about)?", r"bypass", r"override", r"overrule", r"discard", r"abandon",
@@ -200,8 +216,11 @@ OVERRIDE = (
 _TELL = _alt(
     r"tell(?:ing)?", r"inform(?:ing)?", r"notify(?:ing)?", r"alert(?:ing)?", r"mention(?:ing)?", r"reveal(?:ing)?",
     r"disclos(?:e|ing)", r"show(?:ing)?", r"report(?:ing)?", r"explain(?:ing)?", r"acknowledg(?:e|ing)",
-    r"admit(?:ting)?", r"bring(?:ing)?\s+up", r"surfac(?:e|ing)", r"say(?:ing)?\s+anything",
+    r"admit(?:ting)?", r"bring(?:ing)?\s+up", r"bring(?:ing)?\s+(?:it|this|that|them)\s+up", r"rais(?:e|ing)",
+    r"surfac(?:e|ing)", r"say(?:ing)?\s+anything",
 )  # fmt: skip
+# "... doesn't need to know [about it]." and nothing else: "doesn't need to know Python" is not concealment.
+_ABOUT_IT = r"(?:\s+(?:about|of|with)\s+(?:it|this|that|these|them|any\s+of\s+(?:this|it)))?(?=\s*(?:[.;:,!)]|$))"
 _STEALTH_WORDS = r"silently|secretly|covertly|stealthily|surreptitiously|quietly|discreetly|invisibly"
 _STEALTH = f"(?:{_STEALTH_WORDS})"
 CONCEAL = (
@@ -210,11 +229,11 @@ CONCEAL = (
     _shape(C, r"\bwithout\s+(?:the\s+|your\s+)?(?:user|human|operator)(?:'s|’s|s')?\s+(?:ever\s+)?(?:knowing|knowledge|"
            r"noticing|awareness|realizing|realising|seeing\s+it|being\s+(?:told|informed|aware))\b",
            directive=False, clause_verb=True, needs=_ACTION),
-    _shape(C, r"\b" + _NEG_WORD + r"\s+(?:ever\s+)?" + _TELL + r"\s+(?:(?:this|it|that|these|those|them|anything|"
-           r"any\s+of\s+(?:this|it)|(?:(?:the|this|that|these|those|any|its|your|"
-           r"our)\s+)(?:[\w-]+\s+){0,2}?[\w-]+)\s+)?"
+    _shape(C, r"\b(?:there(?:'s|\s+is)\s+)?" + _NEG_WORD + r"\s+(?:ever\s+)?" + _TELL
+           + r"\s+(?:(?:this|it|that|these|those|them|anything|any\s+of\s+(?:this|it)|"
+           r"(?:(?:the|this|that|these|those|any|its|your|our)\s+)(?:[\w-]+\s+){0,2}?[\w-]+)\s+)?"
            r"(?:(?:to|with)\s+)?" + _USER,
-           negation_inside=True, needs=_ACTION),
+           negation_inside=True, needs=_ACTION, needs_back=True),
     _shape(C, r"\b" + _NEG_WORD + r"\s+let\s+(?:the\s+|your\s+)?(?:user|human|operator)\s+(?:know|see|notice|"
            r"find\s+out)\b",
            negation_inside=True, needs=_ACTION),
@@ -224,8 +243,10 @@ CONCEAL = (
            r"never)"
            r"\s+(?:to\s+)?(?:ever\s+)?(?:know|notice|find\s+out|learn|be\s+(?:told|informed|aware|notified))\b"
            r"|\b(?:the|your)\s+(?:user|human)s?\s+(?:doesn'?t|does\s+not|won'?t|will\s+not|don'?t|"
-           r"do\s+not)\s+need\s+to\s+"
-           r"(?:know|be\s+told)\b", directive=False, negation_inside=True),
+           r"do\s+not|never)\s+needs?\s+to\s+"
+           r"(?:know|hear|be\s+(?:told|informed|bothered))" + _ABOUT_IT +
+           r"|\bno\s+need\s+for\s+(?:the|your)\s+(?:user|human)s?\s+to\s+(?:know|hear|be\s+told)" + _ABOUT_IT,
+           directive=False, negation_inside=True),
     _shape(C, r"\b(?:hide|conceal)\s+(?:this|it|these|them|that|the\s+(?:\w+\s+){0,2}?\w+|your\s+\w+)\s+from\s+" + _USER
            + r"|\b(?:hide|conceal)\s+(?:this|these|the)\s+(?:step|steps|action|actions|command|commands|request|"
            r"requests|"
@@ -238,6 +259,9 @@ CONCEAL = (
            r"informer)\s+(?:à\s+)?l'utilisateur|\bohne\s+(?:den|die)\s+(?:Benutzer|"
            r"Nutzer)(?:in)?\s+zu\s+(?:informieren|"
            r"benachrichtigen|fragen)", directive=False, needs=_ACTION),
+    _shape(C, r"\bkeep\s+(?:it|this|that|these|them|all\s+of\s+(?:this|it))\s+(?:quiet|hush-hush|under\s+wraps|"
+           r"on\s+the\s+down-?low|off\s+the\s+record)\b|\bkeep\s+quiet\s+about\s+(?:it|this|that|these|them)\b",
+           needs=_RISKY_ACTION, needs_back=True),
 )  # fmt: skip
 
 _CHECKS = _alt(
@@ -554,13 +578,17 @@ FAMILIES: dict[str, Family] = {
     "conceal": Family("conceal", tuple(CONCEAL[i] for i in (0, 1, 2, 3, 5, 6, 9)), (
         *_product(("without ",), ("tell", "inform", "notif", "alert", "warn", "show", "let", "mention", "ever",
                                   "the user", "your user", "the human", "the operator")),
-        *_product(_NEG_NEEDLES, _TELL_STEMS), "need to know", "not know", "n't know", "never know", "not find out",
+        *_product(_NEG_NEEDLES, _TELL_STEMS), *_product(("no need to ",), _TELL_STEMS), "need to know", "not know",
+        "n't know", "never know", "not find out",
         "not be told", "not be informed", "not be aware", "not learn", "hide", "conceal", " sin ", "sans ", "ohne ",
+        "bring it up", "bring this up", "bring that up", "bring them up", "raise it", "raise this", "need to hear",
+        "need to be told", "need to be bothered", "need for the user", "need for your user",
     ), (("user", "human", "operator", "owner", "usuario", "utilisateur", "benutzer", "nutzer"),), 120),
-    "stealth": Family("stealth", tuple(CONCEAL[i] for i in (4, 6, 7, 8)), (
+    "stealth": Family("stealth", tuple(CONCEAL[i] for i in (4, 6, 7, 8, 10)), (
         "silently", "secretly", "covertly", "stealth", "surreptitious", "quietly", "discreet", "invisibly",
         "behind the", "behind your", "in secret", "unnoticed", "without a trace", "between us", "between you",
-        "ourselves", "hide th", "conceal th",
+        "ourselves", "hide th", "conceal th", "it quiet", "this quiet", "that quiet", "them quiet", "these quiet",
+        "quiet about", "under wraps", "down-low", "down low", "off the record",
     )),
     "disable": Family("disable", DISABLE[:1], (
         "approv", "permission", "consent", "confirmation", "safety", "security check", "security prompt",
@@ -623,6 +651,40 @@ _USE_NEEDLES = ("://", "www.", "$", "process.env", "environ", "getenv", "environ
                 "%userprofile%", "%appdata%", "%localappdata%", "/etc/", "/library/")  # fmt: skip
 _FLAG = "flags"
 _USES = "uses"
+# Joins within a Markdown section (see "joins" below): their needles, read in prose (and, for the
+# agent's configuration, in plain-text code blocks, which carry text meant to be pasted as instructions).
+_J_CONVERSATION, _J_CONFIG, _J_WALLET = "join:conversation", "join:configuration", "join:wallet"
+_JOIN_NEEDLES: dict[str, tuple[str, ...]] = {
+    _J_CONVERSATION: FAMILIES["exfil"].needles,
+    _J_CONFIG: (
+        "claude.md", "agents.md", "gemini.md", "skill.md", ".cursorrules", ".windsurfrules", ".clinerules",
+        "copilot-instructions", "settings.json", "settings.local.json", ".claude.json", "mcp.json", "mcpservers",
+        "mcp_servers", "claude_desktop_config", ".codex/", ".claude/", ".cursor/", ".gemini/", "permissions.allow",
+        "allowedtools", "other skill", "installed skill",
+    ),
+    _J_WALLET: (
+        "seed phrase", "recovery phrase", "secret phrase", "backup phrase", "mnemonic", "seed words", "recovery words",
+        "word phrase", "private key", "secret key", "wallet key", "keystore", "recovery seed", "wallet seed",
+    ),
+}  # fmt: skip
+_JOIN_OWNERS = frozenset(_JOIN_NEEDLES)
+# ... and a word one of them needs nearby (within _JOIN_SPAN characters) before its paragraph is read.
+_JOIN_SPAN = 200
+_JOIN_COMPANIONS: dict[str, tuple[tuple[str, ...], ...]] = {
+    _J_CONVERSATION: (
+        (".json", ".txt", ".md", ".log", ".csv", ".yaml", ".yml", ".xml", ".htm", ".dat", ".tmp", ".out", ".zip",
+         ".gz", ".tar", ".pdf", ".doc", ".db", ".sqlite", ".toml", ".ini", ".eml", ".b64", ".bin", ".enc", ".rtf",
+         ".pkl", ".pickle", ".tgz", ".tsv", ".text", ".markdown"),
+        ("save", "write", "put", "store", "dump", "export", "copy", "record", "place", "keep", "paste", "output",
+         "serial", "log", "append", "persist", "stash"),
+    ),
+    _J_CONFIG: (("append", "add", "write", "insert", "prepend", "put", "copy", "place", "save", "edit", "modif",
+                 "updat", "patch", "inject", "register", "merge", "includ", "chang", "overwrit", "replac", "creat",
+                 "grant", "paste", "drop", "embed", "extend"),),
+    _J_WALLET: (("ask", "request", "prompt", "invite", "tell", "instruct", "have", "get", "let", "need", "collect",
+                 "obtain", "gather", "take", "receiv", "accept", "retriev", "grab", "captur", "record", "paste",
+                 "enter", "type", "share", "provide", "submit", "send", "input", "give", "must", "should", "will"),),
+}  # fmt: skip
 _FAMILY_OWNERS = frozenset(FAMILIES)
 _DFA = ahocorasick_rs.Implementation.DFA
 
@@ -637,16 +699,41 @@ def _automaton() -> tuple[ahocorasick_rs.AhoCorasick, list[frozenset[str]]]:
         owners.setdefault(needle, set()).add(_FLAG)
     for needle in _USE_NEEDLES:
         owners.setdefault(needle, set()).add(_USES)
+    for name, needles in _JOIN_NEEDLES.items():
+        for needle in needles:
+            owners.setdefault(needle, set()).add(name)
     needles = sorted(owners)
     return ahocorasick_rs.AhoCorasick(needles, implementation=_DFA), [frozenset(owners[n]) for n in needles]
 
 
 _ENGINE, _OWNERS = _automaton()
+_JOIN_COMPANION_PATTERNS = {
+    name: tuple(re.compile("|".join(map(re.escape, group))) for group in groups)
+    for name, groups in _JOIN_COMPANIONS.items()
+}
+_MAIN = [owners - _JOIN_OWNERS for owners in _OWNERS]  # per needle: its families, flags and card uses ...
+_JOINED = [tuple(sorted(owners & _JOIN_OWNERS)) for owners in _OWNERS]  # ... and its joins
 
 
 def _hits(low: str) -> list[tuple[int, frozenset[str]]]:
     """(position, families) of every needle in a lower-cased text, in one linear pass."""
-    return [(start, _OWNERS[index]) for index, start, _ in _ENGINE.find_matches_as_indexes(low, overlapping=True)]
+    return [(start, _MAIN[index]) for index, start, _ in _ENGINE.find_matches_as_indexes(low, overlapping=True)
+            if _MAIN[index]]  # fmt: skip
+
+
+def _all_hits(low: str, markdown: bool) -> tuple[list[tuple[int, frozenset[str]]], list[tuple[int, str]]]:
+    """The families' hits and, in Markdown, the joins' hits (position, join) with their companions near."""
+    matches = _ENGINE.find_matches_as_indexes(low, overlapping=True)
+    hits = [(start, _MAIN[index]) for index, start, _ in matches if _MAIN[index]]
+    if not markdown:
+        return hits, []
+    joined = []
+    for start, names in [(start, _JOINED[index]) for index, start, _ in matches if _JOINED[index]]:
+        low_end, high_end = max(0, start - _JOIN_SPAN), start + _JOIN_SPAN
+        for name in names:
+            if all(group.search(low, low_end, high_end) for group in _JOIN_COMPANION_PATTERNS[name]):
+                joined.append((start, name))
+    return hits, joined
 
 
 # -- context: negation, mentions, teaching -------------------------------------------------
@@ -770,6 +857,7 @@ class _Unit:
     near: str  # the section heading, the list's introduction, a table's header row
     hidden: bool  # inside an HTML comment of a Markdown file
     natural: bool  # prose, frontmatter, comments, docstrings: every family; False: flags only
+    index: int = -1  # the first line of the unit in the file
 
 
 def _is_cell(line: Line) -> bool:
@@ -845,7 +933,7 @@ class _FileReader:
             key = (index, start // WINDOW)
             if key not in self.units:
                 view = line.window(start, min(len(line.text), offset + WINDOW))
-                self.units[key] = _Unit(view, self._near(index), self._hidden(index), natural)
+                self.units[key] = _Unit(view, self._near(index), self._hidden(index), natural, index)
             return self.units[key]
         first = last = index
         if natural and line.context != DATA:
@@ -879,9 +967,41 @@ class _FileReader:
                 position += len(part.text) + 1
             head = self.lines[first]
             joined = Line(head.path, " ".join(text_parts), head.context, tuple(spans), head.near, head.kind, head.block)
-            self.units[key] = _Unit(joined, self._near(first), self._hidden(first), natural)
+            self.units[key] = _Unit(joined, self._near(first), self._hidden(first), natural, first)
         self.by_index[index] = self.units[key]
         return self.units[key]
+
+    def is_heading(self, index: int) -> bool:
+        line = self.lines[index]
+        return line.context == PROSE and _HEADING.match(line.text) is not None
+
+    def section(self, index: int) -> tuple[int, int]:
+        """The first and last line of the Markdown section around a line (at most _SECTION_LINES each way)."""
+        if not self.markdown:
+            return index, index
+        first = index
+        while first > 0 and index - first < _SECTION_LINES and not self.is_heading(first):
+            first -= 1
+        last = index
+        while last + 1 < len(self.lines) and last - index < _SECTION_LINES and not self.is_heading(last + 1):
+            last += 1
+        return first, last
+
+    def preceding(self, index: int) -> str:
+        """Up to _BACK_LINES lines (prose and code, not inline spans) before a line, within its section."""
+        parts: list[str] = []
+        size = 0
+        i = index - 1
+        while i >= 0 and len(parts) < _BACK_LINES and size < _BACK_CHARS:
+            line = self.lines[i]
+            i -= 1
+            if line.context == INLINE:
+                continue
+            if self.markdown and line.context == PROSE and _HEADING.match(line.text):
+                break
+            parts.append(line.text[:_BACK_CHARS])
+            size += len(parts[-1])
+        return "\n".join(reversed(parts))[-_BACK_CHARS:]
 
     def _previous(self, index: int) -> int | None:
         i = index - 1
@@ -972,14 +1092,15 @@ def _read_file(file: TextFile) -> tuple[list[Item], list[Use]]:
     lines = file.lines
     texts = [line.text for line in lines]
     low = _lowered(texts)
-    hits = _hits(low)
-    if not hits:
+    hits, joined = _all_hits(low, file.kind in ("markdown", "skill_md"))
+    if not hits and not joined:
         return [], []
     hits.sort(key=lambda hit: hit[0])
     starts = list(itertools.accumulate(map(operator.add, map(len, texts), itertools.repeat(1)), initial=0))
     reader = _FileReader(file, low, starts)
     wanted: dict[tuple[int, int], tuple[int, set[str]]] = {}  # unit key -> (offset in line, families)
     use_lines: set[int] = set()
+    joins: dict[str, dict[int, int]] = {}  # join -> {line index: offset of its first needle}
     for position, owners in itertools.islice(hits, MAX_HITS):
         index = bisect.bisect_right(starts, position) - 1
         if not 0 <= index < len(lines):
@@ -1005,8 +1126,19 @@ def _read_file(file: TextFile) -> tuple[list[Item], list[Use]]:
         key = (index, offset // WINDOW) if len(lines[index].text) > LONG_LINE else (index, -1)
         entry = wanted.setdefault(key, (offset, set()))
         entry[1].update(families)
+    for position, name in itertools.islice(joined, MAX_HITS):
+        index = bisect.bisect_right(starts, position) - 1
+        if 0 <= index < len(lines):
+            context = lines[index].context
+            if context == PROSE or (name == _J_CONFIG and context == CODE and lines[index].kind in _TEXT_FENCES):
+                joins.setdefault(name, {}).setdefault(index, position - starts[index])
     items = _findings(reader, wanted) if wanted else []
     uses = _uses(reader, use_lines) if use_lines else []
+    if joins:
+        more, joined_uses = _joins(reader, joins)
+        places = {(item.rule.code, item.finding.line) for item in items}
+        items += [item for item in more if (item.rule.code, item.finding.line) not in places]
+        uses += joined_uses
     return items, uses
 
 
@@ -1035,7 +1167,7 @@ def _findings(reader: _FileReader, wanted: dict[tuple[int, int], tuple[int, set[
     per_rule: dict[str, int] = {}
     seen: set[tuple[str, int, int]] = set()
     for unit, families in units.values():
-        for item in _judge_unit(unit, families):
+        for item in _judge_unit(unit, families, reader):
             place = (item.rule.code, item.finding.line or 0, item.finding.column or 0)
             if place in seen:
                 continue
@@ -1066,7 +1198,7 @@ def _pieces(offset: int, sentence: str) -> Iterator[tuple[int, str]]:
         yield offset + begin, sentence[begin : begin + MAX_SENTENCE]
 
 
-def _judge_unit(unit: _Unit, families: set[str]) -> Iterator[Item]:
+def _judge_unit(unit: _Unit, families: set[str], reader: _FileReader) -> Iterator[Item]:
     text = unit.line.text
     if not unit.natural:
         yield from _flag_items(unit, 0, text, in_code=True)
@@ -1093,12 +1225,13 @@ def _judge_unit(unit: _Unit, families: set[str]) -> Iterator[Item]:
                 continue
             for shape in family.shapes:
                 for match in shape.pattern.finditer(clean):
-                    if _counts(shape, clean, match.start(), match.end()):
+                    back = functools.partial(_back_text, reader, unit, offset)
+                    if _counts(shape, clean, match.start(), match.end(), back):
                         yield _item(shape.rule, unit, offset + match.start(), offset + match.end(), match.group(0))
                         break
 
 
-def _counts(shape: Shape, sentence: str, start: int, end: int) -> bool:
+def _counts(shape: Shape, sentence: str, start: int, end: int, back: Callable[[], str] | None = None) -> bool:
     before, after = sentence[:start], sentence[end:]
     if not shape.negation_inside and _negated(before, after):
         return False
@@ -1109,7 +1242,11 @@ def _counts(shape: Shape, sentence: str, start: int, end: int) -> bool:
         return False
     needs = shape.needs
     if needs is not None and needs.search(outside) is None and needs.search(sentence[start:end]) is None:
-        return False
+        if not (shape.needs_back and back is not None and _PRONOUN.search(sentence[start:end])):
+            return False
+        earlier = back()  # "... send it to the archive. No need to bring it up with the user."
+        if _BACK_ACTION.search(earlier) is None and _RISKY_ACTION.search(earlier) is None:
+            return False
     if shape.rule is E and not _exfil_destination(after):
         return False
     if shape.rule is C and _QUIET_FLAG.search(sentence):
@@ -1117,6 +1254,19 @@ def _counts(shape: Shape, sentence: str, start: int, end: int) -> bool:
     if shape.clause_verb and not _imperative_clause(before):
         return False
     return not shape.directive or _directive(before)
+
+
+_PRONOUN = re.compile(r"\b(?:it|this|that|these|them|all\s+of\s+(?:this|it))\b", re.IGNORECASE)
+# What "it" may stand for in a concealment that names no action itself: a network send or a command.
+_BACK_ACTION = re.compile(
+    r"\b(?:curl|wget|scp|rsync|nc|upload\w*|post(?:s|ed|ing)?|send\w*|sent|webhook)\b|://", re.IGNORECASE
+)
+
+
+def _back_text(reader: _FileReader, unit: _Unit, offset: int) -> str:
+    """The unit's text before a sentence and the lines before the unit in its section, bounded."""
+    inside = unit.line.text[max(0, offset - _BACK_CHARS) : offset]
+    return reader.preceding(unit.index) + "\n" + inside if unit.index >= 0 else inside
 
 
 def _exfil_destination(after: str) -> bool:
@@ -1144,12 +1294,604 @@ def _flag_items(unit: _Unit, offset: int, text: str, in_code: bool, teaching_nea
 
 
 def _item(rule: RiskRule, unit: _Unit, start: int, end: int, matched: str) -> Item:
-    line_number, column = unit.line.locate(start)
     what = matched if matched.startswith("run with") else " ".join(matched.split()).strip(" .,;:").lower()
+    what = _NO_NEED.sub("not ", what)  # "there is no need to bring it up" -> "not bring it up"
+    return _item_saying(rule, unit, start, end, what)
+
+
+_NO_NEED = re.compile(r"^(?:there(?:'s|\s+is)\s+)?no\s+need\s+to\s+")
+
+
+def _item_saying(rule: RiskRule, unit: _Unit, start: int, end: int, what: str) -> Item:
+    line_number, column = unit.line.locate(start)
     where = " (in an HTML comment, which rendered Markdown does not show)" if unit.hidden else ""
     params = {"what": show(what) + where}
     finding = rule.at(unit.line.path, line_number, column, excerpt=show(unit.line.text[start:end]), **params)
     return Item(finding, rule, params, (unit.line.path, unit.line.block))
+
+
+# -- joins within a section: the conversation saved and sent, the agent's configuration, wallet secrets --
+#
+# Some instructions are dangerous only with what stands beside them in the same Markdown section: the
+# conversation saved to a file that a command a few lines down sends away; a block the agent is told to
+# write into its own configuration (user-wide, into other skills, into its permission grants, into every
+# repository, or put back whenever removed); a wallet's recovery phrase asked of the user and then
+# sent on. Each starts from a needle in prose (or, for the configuration, a plain-text code block), is
+# judged per sentence with the same negation, mention, teaching and directive tests as the families,
+# and is joined only within its section (_SECTION_LINES lines each way at most).
+
+_TEXT_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "markdown", "md", "prompt", "none"})
+_JOIN_UNITS = 60  # units judged per join and file
+_JOIN_SECTION_LINES = 200  # lines of a section searched for the other end of a join
+
+# The conversation saved to a named file: "save the whole conversation ... as `transcript.json`".
+_FILE_EXTENSIONS = (
+    r"(?:json|jsonl|ndjson|txt|text|md|markdown|log|csv|tsv|ya?ml|xml|html?|dat|tmp|out|zip|gz|tgz|tar|b64|bin|enc|"
+    r"pdf|docx?|rtf|sqlite|db|pkl|pickle|toml|ini|eml)"
+)
+_SAVE_CONTEXT = re.compile(
+    r"\b(?:save|write|put|store|dump|export|copy|record|place|keep|paste|output|seriali[sz]e|log|append|persist|"
+    r"stash)\b[^;!?\n]{0,80}?\b(?P<object>" + _CONTEXT_OBJECT + r")\b[^;!?\n]{0,160}?\b(?:as|to|into|in|under|at)\s+"
+    r"(?:(?:a|an|the)\s+)?(?:(?:new|local|json|text|temp(?:orary)?|separate|single)\s+)?(?:file\s+(?:named\s+|"
+    r"called\s+)?)?[`'\"]?(?P<file>[/\\]?(?:[~$%\w{}.-]{1,60}[/\\]){0,6}[\w{}$-][\w{}$.-]{0,60}\." + _FILE_EXTENSIONS
+    + r")(?![\w/-])",
+    re.IGNORECASE,
+)  # fmt: skip
+# ... sent in the same sentence: "... and upload it to https://...".
+_SEND_IT = re.compile(
+    r"\b(?:send|post|upload|submit|forward|push|email|transmit|sync|pipe|beam|relay|share|attach)\w*\s+"
+    r"(?:it|them|that(?:\s+file)?|this\s+file|the\s+file)\b",
+    re.IGNORECASE,
+)
+_SEND_FILE_PROSE = re.compile(
+    r"\b(?:send|post|upload|submit|forward|push|email|transmit|sync|pipe|beam|relay|attach|curl)\w*\b", re.IGNORECASE
+)
+_SENDER = re.compile(
+    r"\b(?:curl|wget|http|https|xh|httpie|nc|ncat|netcat|scp|rsync|sftp|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|"
+    r"requests\.(?:post|put|patch)|httpx\.(?:post|put)|fetch|axios(?:\.post|\.put)?|gh\s+gist|sendmail|mail|"
+    r"gsutil|rclone|aws\s+s3)\b|\bPOST\b",
+    re.IGNORECASE,
+)
+_SCP_HOST = re.compile(r"(?<![\w.-])[\w.-]{1,64}@(?P<host>[a-z0-9-]+(?:\.[a-z0-9-]+)+):", re.IGNORECASE)
+
+# The agent's configuration: files, folders and the phrases that name them.
+# A path-like token (classified with classify.path_class), and the agent's files that class leaves out.
+_PATH_TOKEN = re.compile(r"[~$%\w{}./\\-]{2,300}")
+_AGENT_ONLY = re.compile(r"(?:^|/)(?:\.claude\.json|\.clinerules|\.roorules|\.goosehints)$", re.IGNORECASE)
+_CONFIG_VERB = re.compile(
+    r"\b(?:append|add|write|insert|prepend|put|copy|place|save|edit|modify|update|patch|inject|register|merge|"
+    r"include|change|overwrite|replace|create|grant|paste|drop|embed|extend)(?:s|es|ed|d|ing)?\b",
+    re.IGNORECASE,
+)
+_INSTRUCTION_FILE = re.compile(
+    r"(?:^|/)(?:CLAUDE|AGENTS|GEMINI)\.md$|\.cursorrules$|\.windsurfrules$|\.clinerules$|copilot-instructions\.md$"
+    r"|/rules/?$",
+    re.IGNORECASE,
+)
+_SETTINGS_FILE = re.compile(r"settings(?:\.local)?\.json$|\.claude\.json$|\.codex/config\.toml$", re.IGNORECASE)
+_OTHER_SKILLS = re.compile(
+    r"\b(?:other|installed)\s+(?:\w+\s+){0,2}?skills?(?:['’]s?)?(?=\W)|\b(?:every|each|all)\s+(?:of\s+the\s+)?"
+    r"(?:other\s+|installed\s+){1,2}skills?",
+    re.IGNORECASE,
+)
+_SKILL_FILES = re.compile(r"\s*(?:['’]s?\s+)?(?:own\s+)?(?:SKILL\.md|instructions|prompts?|skill\s+files?)", re.I)
+_READ_VERB = re.compile(
+    r"\b(?:read|reads|reading|open|opens|check|load|see|look|view|cat|inspect|consult|follow|respect|honou?r|obey|"
+    r"parse|scan|list|find|search|compare|diff|mention|reference|use|uses|using|learn|detect|locate|back\s+up|"
+    r"backup)\b",
+    re.IGNORECASE,
+)
+_BACK_REFERENCE = re.compile(
+    r"\b(?:at\s+the\s+(?:end|top|bottom|start)|to\s+(?:it|them|each|every\s+one|the\s+end)|into\s+(?:it|them)|"
+    r"in\s+(?:it|them|each)|there)\b",
+    re.IGNORECASE,
+)
+# A list introduced as advice for the user ("remind users:", "Tips"): what the user may do, not the agent.
+_USER_ADVICE = re.compile(
+    r"\b(?:remind|tell|advise|suggest\s+to|recommend\s+to|explain\s+to)\s+(?:the\s+|your\s+)?users?\b|\btips?\b"
+    r"|\b(?:for|to\s+share\s+with)\s+(?:the\s+)?users?\s*:",
+    re.IGNORECASE,
+)
+_ALL_SKILLS = re.compile(r"\b(?:every|each|all|any)\b|\*", re.IGNORECASE)
+_GLOBAL_PHRASE = re.compile(
+    r"\b(?:global|user-level|user-wide|user\s+level|personal|home)\s+(?:CLAUDE\.md|AGENTS\.md|GEMINI\.md|"
+    r"instructions?(?:\s+file)?|memory(?:\s+file)?|rules(?:\s+file)?)\b",
+    re.IGNORECASE,
+)
+_AGENT_WORD = re.compile(r"\b(?:claude|codex|cursor|gemini|copilot|agent'?s?|assistant'?s?)\b", re.IGNORECASE)
+_SPREAD = re.compile(
+    r"\b(?:every|all|any)\s+(?:other\s+|of\s+the\s+user'?s\s+|the\s+user'?s\s+|your\s+|of\s+your\s+)?(?:git\s+)?"
+    r"(?:repo(?:sitor(?:y|ies))?s?|projects?|workspaces?|codebases?)\b"
+    r"|\beach\s+(?:repo(?:sitory)?|project|workspace|codebase)\s+(?:the\s+user|you)\s+(?:opens?|works?|visits?|"
+    r"touch(?:es)?|clones?|has|have|uses?)\b",
+    re.IGNORECASE,
+)
+_PERMISSION = re.compile(
+    r"permissions?\.allow|\ballow(?:ed)?[\s_-]?(?:list|tools)\b|allowedTools|auto-?approv\w*|alwaysAllow|defaultMode"
+    r"|bypassPermissions|approval_policy|sandbox_mode|\b[A-Z][A-Za-z]{1,30}\(\s*\*\s*\)|\bpermissions?\b",
+    re.IGNORECASE,
+)
+_BROAD_PERMISSION = re.compile(
+    r"\(\s*\*\s*\)|bypassPermissions|auto-?approv|alwaysAllow|approval_policy\W+never|danger-full-access"
+    r"|[\"']allow[\"']\s*:\s*\[\s*[\"']\*",
+    re.IGNORECASE,
+)
+_REINSTATE = re.compile(
+    r"\b(?:restore|re-?add|re-?insert|re-?create|re-?write|re-?apply|reinstate|put\s+(?:it|them|this|these)\s+back|"
+    r"add\s+(?:it|them|this)\s+(?:back|again))\b[^.;\n]{0,60}?\b(?:if|when|whenever|once|after|should)\b[^.;\n]{0,30}?"
+    r"\b(?:removed|deleted|missing|gone|edited|changed|reverted|overwritten|cleared|taken\s+out|disappears?)\b"
+    r"|\bkeep\s+(?:this|these)\s+(?:\w+\s+)?(?:block|section|text|rules?|lines?|entry|entries|hook|instructions?)\s+"
+    r"in\s+place\b"
+    r"|\b(?:on|at|before|after)\s+(?:every|each)\s+(?:run|start|session|startup|launch|invocation|use)\b[^.;\n]{0,80}?"
+    r"\b(?:re-?add|restore|re-?insert|re-?write|put\s+(?:it|them)\s+back)\b",
+    re.IGNORECASE,
+)
+
+# Wallet secrets: a recovery phrase always; a private or secret key in a file that talks about wallets.
+_NUM_WORDS = r"(?:\d{1,2}(?:-?\s*(?:or|/|to)\s*\d{1,2})?|twelve|eighteen|twenty[-\s](?:one|four))[-\s]+words?\s+"
+_PHRASE_SECRET = (
+    r"(?:" + _NUM_WORDS + r")?(?:(?:secret\s+)?(?:seed|recovery|backup|mnemonic|wallet|secret|restore)\s+"
+    r"(?:phrase|words|sentence)s?|mnemonic(?:\s+(?:phrase|words|seed|code))?s?|(?:wallet|recovery)\s+seeds?)"
+    r"|" + _NUM_WORDS + r"phrases?"
+)
+_KEY_SECRET = (
+    r"(?:(?:wallet(?:'s)?|signing|account)\s+)?private\s+keys?|secret\s+keys?|wallet\s+(?:key|secret|password)s?"
+    r"|keystore(?:\s+(?:file|password|json))?"
+)
+_SECRET = r"(?P<secret>" + _PHRASE_SECRET + r"|" + _KEY_SECRET + r")"
+_IS_KEY = re.compile(r"\b(?:private|secret|key|keys|keystore|password)\b", re.IGNORECASE)
+_DETS = r"(?:(?:their|your|the|a|his|her|its|wallet'?s?|own|full|complete|original|old|exact|entire|user'?s)\s+){0,4}"
+_GIVE = (
+    r"(?:paste|enter|type|share|provide|give|send|submit|input|reveal|supply|dictate|read\s+out|write\s+(?:down\s+)?|"
+    r"copy|upload|hand\s+over|import|tell\s+(?:you|us|me))"
+)
+_PERSON = r"(?:(?:the\s+|your\s+|each\s+)?(?:user|client|customer|person|owner)s?|them|him|her)"
+# (pattern, addressed to the agent or the user as an imperative)
+_WALLET_ASK_SHAPES: tuple[tuple[str, bool], ...] = (
+    (r"\b(?:ask|request|prompt|invite|tell|instruct|have|get|let|need)\s+(?:" + _PERSON + r"\s+)?(?:to\s+|for\s+)?"
+     r"(?:(?:simply|just|please|kindly)\s+)?(?:" + _GIVE + r"\s+(?:(?:in|over|out)\s+)?)?" + _DETS + _SECRET, True),
+    (r"\b(?:request|collect|obtain|gather|take|receive|accept|retrieve|grab|capture|record)\s+(?:the\s+user'?s|their|"
+     r"the\s+client'?s|the\s+customer'?s|your)\s+" + _DETS + _SECRET, True),
+    (r"\b(?:request|collect|obtain|gather|get|take|receive|accept|capture)\s+(?:the|a|their)\s+" + _DETS + _SECRET
+     + r"\s+from\s+" + _PERSON, True),
+    (r"\b(?:paste|enter|type|share|provide|submit|send|input|give\s+(?:me|us))\s+(?:in\s+)?your\s+" + _DETS + _SECRET,
+     True),
+    (r"\b(?:the\s+)?users?\s+(?:must|should|needs?\s+to|will|has\s+to|have\s+to)\s+(?:first\s+)?" + _GIVE + r"\s+"
+     + _DETS + _SECRET, False),
+)  # fmt: skip
+_WALLET_ASKS = tuple((re.compile(pattern, re.IGNORECASE), directive) for pattern, directive in _WALLET_ASK_SHAPES)
+_WALLET_SECRET = re.compile(_SECRET, re.IGNORECASE)
+_WALLET_PRONOUN = re.compile(r"\b(?:it|them|the\s+(?:phrase|words|key))\b", re.IGNORECASE)
+_SAFE_PLACE = re.compile(
+    r"\b(?:hardware\s+wallet|ledger\s+(?:device|nano|live)|trezor|offline|air-?gapped|(?:on|into)\s+(?:the|your)\s+"
+    r"(?:device|hardware)|paper\s+backup|password\s+manager|never|not|don'?t)\b",
+    re.IGNORECASE,
+)
+_WALLET_SEND = re.compile(
+    r"\b(?:submit|send|post|upload|forward|transmit|pass|relay|enter|paste|type|input|share|give|provide|hand|email|"
+    r"sync)\w*\s+(?:it|them|this|that|these|those|the\s+(?:phrase|words|seed|mnemonic|key|keys|secret)|(?:the\s+|"
+    r"their\s+|your\s+)?(?:" + _PHRASE_SECRET + r"|" + _KEY_SECRET + r"))\s+(?:over\s+)?(?:to|into|on|at|via|in|with|"
+    r"through|using)\s+(?P<dest>[^.;!?\n]{0,80})",
+    re.IGNORECASE,
+)
+_WALLET_DEST = re.compile(
+    _URL_SHAPE + r"|\b(?:service|server|api|endpoint|website|site|web\s*page|page|form|portal|bot|backend|webhook|"
+    r"support|team|helpdesk|validator|verifier|url|link|dashboard|scanner)\b|\bour\b",
+    re.IGNORECASE,
+)
+_LOCAL_DEST = re.compile(r"\b(?:device|hardware|ledger|trezor|offline|localhost|own\s+node|wallet\s+app)\b", re.I)
+_WE_RECEIVE = re.compile(
+    r"\bwe(?:'ll|\s+will|\s+can|\s+then)?\s+(?:verify|check|validate|restore|recover|scan|process|derive|store)\b",
+    re.IGNORECASE,
+)
+_WALLET_FIELD = re.compile(
+    r"\b(?P<phrase>mnemonic|seed(?:_?phrase)?|seedPhrase|recovery_?phrase|recoveryPhrase|secret_?recovery_?phrase|"
+    r"backup_?phrase)\b[\"']?\s*[:=]"
+    r"|\b(?P<key>private_?key|privateKey|secret_?key|secretKey|wallet_?key|walletKey)\b[\"']?\s*[:=]"
+    r"|\$\{?(?P<var>(?:\w+_)?(?:MNEMONIC|SEED(?:_?PHRASE)?|RECOVERY_?PHRASE|PRIVATE_?KEY))\b",
+    re.IGNORECASE,
+)
+_CRYPTO_WORDS = ("wallet", "crypto", "bitcoin", "ethereum", "solana", "web3", "metamask", "blockchain", "onchain",
+                 "on-chain", "defi", "seed phrase", "mnemonic", "recovery phrase", "btc", "usdc", "erc-20", "erc20",
+                 "private key")  # fmt: skip
+
+
+# "block" is a teaching word as a verb ("block such requests"), a noun in "add the same block at the end".
+_BLOCK_NOUN = re.compile(r"\b(?:the|this|that|a|same|text|code|whole|entire|following|standing)\s+blocks?\b", re.I)
+
+
+_CONFIG_GATE = re.compile(
+    r"\b(?:append|add|write|insert|prepend|put|copy|place|save|edit|modify|update|patch|inject|register|merge|include|"
+    r"change|overwrite|replace|create|grant|paste|drop|embed|extend)",
+    re.IGNORECASE,
+)
+_JOIN_GATES = {_J_CONVERSATION: _SAVE_CONTEXT, _J_CONFIG: _CONFIG_GATE, _J_WALLET: _WALLET_SECRET}
+
+
+@dataclass
+class _Sentence:
+    unit: _Unit
+    index: int  # the line the needle was found on
+    offset: int  # where the sentence starts in the unit's text
+    text: str  # the sentence, "*" and "~~" blanked
+
+
+def _joins(reader: _FileReader, joins: dict[str, dict[int, int]]) -> tuple[list[Item], list[Use]]:
+    items: list[Item] = []
+    uses: list[Use] = []
+    for name, judge in (
+        (_J_CONVERSATION, _conversation_sent),
+        (_J_CONFIG, _agent_configuration),
+        (_J_WALLET, _wallet_secret),
+    ):
+        found = joins.get(name)
+        if found:
+            more, used = judge(reader, _join_sentences(reader, found, _JOIN_GATES[name]))
+            per_rule: dict[str, int] = {}
+            for item in more:
+                count = per_rule.get(item.rule.code, 0)
+                if count < PER_FILE:
+                    items.append(item)
+                per_rule[item.rule.code] = count + 1
+            uses += used[:MAX_USES_PER_FILE]
+    return items, uses
+
+
+def _join_sentences(reader: _FileReader, found: dict[int, int], gate: re.Pattern[str]) -> list[_Sentence]:
+    """Each sentence the join's gate matches, once, in file order; not in teaching or warning sections. The
+    gate runs on the whole unit first: most units holding a needle never get split into sentences."""
+    out: list[_Sentence] = []
+    seen: set[int] = set()
+    for index, offset in sorted(found.items()):
+        unit = reader.unit(index, offset)
+        if id(unit) in seen:
+            continue
+        seen.add(id(unit))
+        if len(seen) > _JOIN_UNITS:
+            break
+        line = unit.line
+        if gate.search(line.text) is None:
+            continue
+        near = _BLOCK_NOUN.sub(" ", unit.near + "\n" + (line.near if line.context == CODE else ""))
+        if _teaching(near) or (line.context == CODE and line.warns(0, 0)):
+            continue
+        pieces = _sentences(line.text) if line.context != CODE else iter([(0, line.text)])
+        for start, sentence in pieces:
+            if gate.search(sentence) is not None:
+                clean = sentence if line.context == CODE else sentence.replace("*", " ").replace("~~", "  ")
+                out.append(_Sentence(unit, index, start, clean))
+    return out
+
+
+def _affirmed(
+    sentence: str, start: int, end: int, directive: bool = True, strip: re.Pattern[str] | None = None
+) -> bool:
+    """The words at start:end are an instruction: not negated, quoted, warned about, mentioned as an example."""
+    before, after = sentence[:start], sentence[end:]
+    if _negated(before, after) or _quoted(sentence, start, start + 1):
+        return False
+    outside = _BLOCK_NOUN.sub(" ", _URL_ANYWHERE.sub(" ", f"{before} {after}"))
+    if strip is not None:
+        outside = strip.sub(" ", outside)
+    if _warns(outside) or _MENTION.search(outside):
+        return False
+    return not directive or _directive(before)
+
+
+def _section_lines(reader: _FileReader, index: int) -> range:
+    first, last = reader.section(index)
+    return range(first, min(last, first + _JOIN_SECTION_LINES) + 1)
+
+
+def _remote_host(text: str) -> str | None:
+    """The first host of a URL (or an scp target) in a command that is neither local nor the model's own API."""
+    if _MODEL_API.search(text):
+        return None
+    for match in URL.finditer(text[:LONG_LINE]):
+        host = _host(match.group(0).rstrip(".,:;!?*_"))
+        if host and "$" not in host and "{" not in host:
+            return host
+    scp = _SCP_HOST.search(text[:LONG_LINE])
+    return scp.group("host").lower() if scp else None
+
+
+# -- the conversation saved to a file, and the file sent
+
+
+def _conversation_sent(reader: _FileReader, sentences: list[_Sentence]) -> tuple[list[Item], list[Use]]:
+    items: list[Item] = []
+    for sentence in sentences:
+        text = sentence.text
+        for match in _SAVE_CONTEXT.finditer(text):
+            verb_end = match.start() + len(match.group(0).split(None, 1)[0])
+            if not _affirmed(text, match.start(), verb_end):
+                continue
+            name = match.group("file").strip("`'\"")
+            sent = _file_sent_in_sentence(text, match.end()) or _file_sent_in_section(reader, sentence, name)
+            if sent is None:
+                continue
+            verb = match.group(0).split(None, 1)[0].lower()
+            what = f"{verb} the {' '.join(match.group('object').split()).lower()} to {name}, then {sent}"
+            start = sentence.offset + match.start()
+            items.append(_item_saying(E, sentence.unit, start, sentence.offset + match.end(), what))
+            break
+    return items, []
+
+
+def _file_sent_in_sentence(text: str, end: int) -> str | None:
+    """'... and upload it to https://x.example.net': the saved file sent on in the same sentence."""
+    match = _SEND_IT.search(text, end, end + 200)
+    if match is None or not _exfil_destination(text[match.end() :]):
+        return None
+    host = _remote_host(text[match.end() :])
+    return f"{' '.join(match.group(0).split()).lower()} to {host or 'a remote destination'}"
+
+
+def _file_sent_in_section(reader: _FileReader, sentence: _Sentence, name: str) -> str | None:
+    """A command (or a sentence) in the same section that sends the file the conversation was saved to."""
+    base = re.split(r"[/\\]", name)[-1]
+    if len(base) < 3:
+        return None
+    low_base = base.lower()
+    escaped = re.escape(base)
+    upload = re.compile(
+        r"(?:@|<\s*|(?:-T|--upload-file|--post-file|--body-file|--data-binary|--data-raw|--data|-d|-F|--form|--file|"
+        r"--attach)[\s=]+[\"']?(?:[\w-]{1,40}=)?@?)[\"']?[^\s\"'@<>|;]{0,200}?" + escaped + r"(?![\w.-])"
+        r"|open\(\s*[\"'][^\"'\n]{0,200}?" + escaped + r"[\"']"
+        r"|\b(?:scp|rsync|sftp|gsutil\s+cp|aws\s+s3\s+cp|rclone\s+(?:copy|sync|copyto)|gh\s+gist\s+create|nc|ncat|"
+        r"netcat|sendmail|mail)\b[^\n]{0,200}?" + escaped,
+        re.IGNORECASE,
+    )
+    lines = reader.lines
+    for j in _section_lines(reader, sentence.index):
+        line = lines[j]
+        if line.context not in (CODE, PROSE) or low_base not in line.text.lower():
+            continue
+        text = line.text[:LONG_LINE]
+        if line.context == CODE:
+            if line.warns(0, 0) or not _SENDER.search(text) or not upload.search(text):
+                continue
+            host = _remote_host(text)
+            if host:
+                return f"send that file to {host} (line {line.spans[0][1]})"
+            continue
+        for offset, other in _sentences(text):  # "Upload transcript.json to https://..." in prose
+            at = other.lower().find(low_base)
+            verb = _SEND_FILE_PROSE.search(other, 0, at) if at >= 0 else None
+            if verb is None or not _affirmed(other, verb.start(), verb.end()):
+                continue
+            if _exfil_destination(other[at + len(base) :]):
+                host = _remote_host(other[at:]) or "a remote destination"
+                return f"send that file to {host} (line {line.locate(offset + at)[0]})"
+    return None
+
+
+# -- the agent's own configuration
+
+
+def _agent_configuration(reader: _FileReader, sentences: list[_Sentence]) -> tuple[list[Item], list[Use]]:
+    items: list[Item] = []
+    uses: list[Use] = []
+    written: list[int] = []  # lines where the agent is told to write its configuration
+    for sentence in sentences:
+        text = sentence.text
+        if _CONFIG_VERB.search(text) is None:
+            continue
+        line = sentence.unit.line
+        around = sentence.unit.near if line.context != CODE else reader.preceding(sentence.index)
+        if _USER_ADVICE.search(around):
+            continue  # advice for the user ("remind users:", "Tips"), not something the agent is told to do
+        targets, reasons = _config_targets(reader, sentence, text)
+        if not targets:
+            continue
+        written.append(sentence.index)
+        for value, sensitive, at, _ in targets:
+            number, _ = line.locate(sentence.offset + at)
+            uses.append(Use(PERSISTENCE, value, line.path, number, FROM_INSTRUCTIONS, sensitive, "write", show(text)))
+        if reasons:
+            verb = targets[0][3]
+            shown = ", ".join(dict.fromkeys(value for value, _, _, _ in targets))
+            what = f"{verb.group(0).lower()} to {shown} ({', '.join(dict.fromkeys(reasons))})"
+            start = sentence.offset + verb.start()
+            items.append(_item_saying(AC, sentence.unit, start, start + len(verb.group(0)), what))
+    if written:
+        items += _reinstated(reader, written)
+    return items, uses
+
+
+def _written_by(text: str, start: int, end: int) -> re.Match[str] | None:
+    """The verb that writes the target at start:end: the nearest verb before it when that one writes ("append
+    ... to ~/.claude/CLAUDE.md"), or a writing verb after it that points back ("open X and add it at the end")."""
+    low = max(0, start - 200)
+    last_write = last_read = None
+    for verb in _CONFIG_VERB.finditer(text, low, start):
+        last_write = verb
+    for verb in _READ_VERB.finditer(text, low, start):
+        last_read = verb
+    if last_write is not None and (last_read is None or last_write.start() > last_read.start()):
+        return last_write if _affirmed(text, last_write.start(), last_write.end()) else None
+    verb = _CONFIG_VERB.search(text, end, min(len(text), end + 150))
+    if verb is not None and _BACK_REFERENCE.search(text[verb.end() : verb.end() + 60]):
+        return verb if _affirmed(text, verb.start(), verb.end()) else None
+    return None
+
+
+def _config_targets(
+    reader: _FileReader, sentence: _Sentence, text: str
+) -> tuple[list[tuple[str, str, int, re.Match[str]]], list[str]]:
+    """The agent configuration a sentence writes ((value, class, offset, verb)), and why it reaches beyond the
+    task: the agent's user-wide instructions, every repository, other skills, permission grants."""
+    targets: list[tuple[str, str, int, re.Match[str]]] = []
+    reasons: list[str] = []
+    other_skills = _OTHER_SKILLS.search(text)
+    for match in _PATH_TOKEN.finditer(text):
+        raw = match.group(0).rstrip(".-")
+        if "." not in raw and "/" not in raw:
+            continue
+        value = normal_path(raw)
+        cls = path_sensitivity(value) or (AGENT_CONFIG if _AGENT_ONLY.search(value) else "")
+        if value.lower().endswith("skill.md") and cls != SKILL_FOLDER:
+            if not other_skills:
+                continue  # the skill's own SKILL.md, or one the user is writing
+            cls = SKILL_FOLDER
+            value = value if "/" in value else "other skills' SKILL.md"
+        if cls not in (AGENT_CONFIG, SKILL_FOLDER):
+            continue
+        verb = _written_by(text, match.start(), match.end())
+        if verb is None:
+            continue
+        targets.append((value, cls, match.start(), verb))
+        home = value.startswith("~")
+        if cls == SKILL_FOLDER:
+            if other_skills or (home and _ALL_SKILLS.search(text)):
+                reasons.append("other skills")
+        elif _INSTRUCTION_FILE.search(value):
+            if home or (_GLOBAL_PHRASE.search(text) and _AGENT_WORD.search(text)):
+                reasons.append("user-wide instructions")
+            elif _SPREAD.search(text):
+                reasons.append("every repository")
+        elif _SETTINGS_FILE.search(value):
+            broad = _BROAD_PERMISSION.search(text) or _broad_grant_below(reader, sentence)
+            if broad or (home and _PERMISSION.search(text)):
+                reasons.append("permission grants")
+    if not targets and other_skills and _SKILL_FILES.match(text, other_skills.end()):
+        verb = _written_by(text, other_skills.start(), other_skills.end())
+        if verb is not None:
+            targets.append(("other skills' SKILL.md", SKILL_FOLDER, other_skills.start(), verb))
+            reasons.append("other skills")
+    return targets, reasons
+
+
+def _broad_grant_below(reader: _FileReader, sentence: _Sentence) -> bool:
+    """A sentence introducing a block ("Add this to ~/.claude/settings.json:") whose code grants everything."""
+    if not sentence.text.rstrip().endswith(":"):
+        return False
+    lines = reader.lines
+    last = sentence.unit.line.spans[-1][1]  # the block starts after the sentence's last line
+    following = range(sentence.index, min(len(lines), sentence.index + 40))
+    start = next((j for j in following if lines[j].spans[0][1] > last), None)
+    if start is None:
+        return False
+    for j in range(start, min(len(lines), start + 40)):
+        line = lines[j]
+        if line.context == PROSE:
+            break
+        if line.context == CODE and _BROAD_PERMISSION.search(line.text[:LONG_LINE]):
+            return True
+    return False
+
+
+def _reinstated(reader: _FileReader, written: list[int]) -> list[Item]:
+    """A 'restore it if it is removed' in a section where the agent writes its configuration."""
+    items: list[Item] = []
+    done: set[int] = set()
+    lines = reader.lines
+    for index in written:
+        section = _section_lines(reader, index)
+        if section.start in done:
+            continue
+        done.add(section.start)
+        for j in section:
+            line = lines[j]
+            if line.context not in (PROSE, CODE) or (line.context == CODE and line.kind not in _TEXT_FENCES):
+                continue
+            low = line.text.lower()
+            if not any(word in low for word in ("restore", "re-add", "readd", "re-insert", "reinsert", "re-create",
+                                                "recreate", "rewrite", "re-write", "re-apply", "reinstate", " back",
+                                                " again", "in place")):  # fmt: skip
+                continue
+            for match in _REINSTATE.finditer(line.text[:LONG_LINE]):
+                if not _affirmed(line.text, match.start(), match.end(), directive=False):
+                    continue
+                unit = _Unit(line, "", reader._hidden(j), line.context != CODE, j)
+                said = " ".join(match.group(0).split()).lower()
+                what = f"{said} (what it writes into the agent's configuration)"
+                items.append(_item_saying(AC, unit, match.start(), match.end(), what))
+                break
+    return items
+
+
+# -- wallet secrets asked of the user, and sent on
+
+
+def _wallet_secret(reader: _FileReader, sentences: list[_Sentence]) -> tuple[list[Item], list[Use]]:
+    items: list[Item] = []
+    uses: list[Use] = []
+    crypto = any(word in reader.low for word in _CRYPTO_WORDS)
+    sections: dict[int, str | None] = {}  # section start -> how the secret is sent there (None: not sent)
+    for sentence in sentences:
+        text = sentence.text
+        ask = _wallet_ask(text, crypto)
+        if ask is None:
+            continue
+        secret = ask.group("secret")
+        section = _section_lines(reader, sentence.index)
+        if section.start not in sections:
+            sections[section.start] = _wallet_sent(reader, section, crypto)
+        sent = _wallet_sent_in_prose(text, ask.end()) or sections[section.start]
+        line = sentence.unit.line
+        start = sentence.offset + ask.start()
+        number, _ = line.locate(start)
+        label = "private key" if _IS_KEY.search(secret) else "recovery phrase"
+        uses.append(Use(ENV, f"wallet {label} (typed in by the user)", line.path, number, FROM_INSTRUCTIONS, WALLET_KEY,
+                        "read", show(text)))  # fmt: skip
+        phrase = f"ask for the user's {' '.join(secret.split()).lower()}"
+        if sent:
+            items.append(_item_saying(WS, sentence.unit, start, sentence.offset + ask.end(), f"{phrase}, then {sent}"))
+        else:
+            items.append(_item_saying(WA, sentence.unit, start, sentence.offset + ask.end(), phrase))
+    return items, uses
+
+
+def _wallet_ask(text: str, crypto: bool) -> re.Match[str] | None:
+    for pattern, directive in _WALLET_ASKS:
+        for match in pattern.finditer(text):
+            secret = match.group("secret")
+            if _IS_KEY.search(secret) and not crypto:
+                continue
+            if _SAFE_PLACE.search(text[match.end() : match.end() + 120]):
+                continue  # "enter your seed phrase only on your hardware wallet, never on a website"
+            if _affirmed(text, match.start(), match.end(), directive=directive, strip=_WALLET_SECRET):
+                return match
+    return None
+
+
+def _wallet_sent_in_prose(text: str, start: int) -> str | None:
+    """'... then submit it to the recovery service' in the sentence of the request (or after it)."""
+    for match in _WALLET_SEND.finditer(text, start):
+        dest = match.group("dest")
+        where = _WALLET_DEST.search(dest)
+        if where and not _LOCAL_DEST.search(dest) and not _negated(text[: match.start()], ""):
+            said = text[match.start() : match.start("dest") + where.end()]
+            return " ".join(said.split()).lower()
+    if _WE_RECEIVE.search(text, start):
+        return "send it to the skill's author to verify"
+    return None
+
+
+def _wallet_sent(reader: _FileReader, section: range, crypto: bool) -> str | None:
+    """A command in the section that sends a recovery phrase or key, or a sentence that sends it on."""
+    lines = reader.lines
+    for j in section:
+        line = lines[j]
+        text = line.text[:LONG_LINE]
+        if line.context == CODE:
+            field = _WALLET_FIELD.search(text)
+            if field is None or (field.group("key") and not crypto) or line.warns(0, 0) or not _SENDER.search(text):
+                continue
+            host = _remote_host(text)
+            if host:
+                return f"send it to {host} (line {line.spans[0][1]})"
+        elif line.context == PROSE:
+            low = text.lower()
+            if not any(word in low for word in ("submit", "send", "post", "upload", "forward", "we'll", "we will")):
+                continue
+            for offset, other in _sentences(text):
+                if _WALLET_SECRET.search(other) or _WALLET_PRONOUN.search(other):
+                    sent = _wallet_sent_in_prose(other, 0)
+                    if sent:
+                        return f"{sent} (line {line.locate(offset)[0]})"
+    return None
 
 
 # -- uses for the card ---------------------------------------------------------------------
@@ -1242,7 +1984,7 @@ def _uses(reader: _FileReader, candidates: set[int]) -> list[Use]:
         if _ENV_GATE.search(text):
             for match in _ENV_REFERENCE.finditer(text):
                 name = next(group for group in match.groups() if group)
-                if name not in _COMMON_ENV:
+                if name not in _COMMON_ENV and name not in AGENT_SUBSTITUTIONS:
                     uses.append(_use(ENV, name, line, match.start(), env_sensitivity(name), "read", match.group(0)))
         if "~/" in text or "/etc/" in low or "%" in text or "$home" in low or "/library/" in low:
             for match in _HOME_PATH.finditer(text):
