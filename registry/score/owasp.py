@@ -185,6 +185,9 @@ MAPPING: dict[str, RuleMapping] = {
     "R117": _m("AST02", 9, 1),
     "R118": _m("AST02", 9, 1),
     "R119": _m("AST02", 9),
+    "R140": _m("AST01", 3, 2),
+    "R141": _m("AST01", 3),
+    "R142": _m("AST01", 3, 2),
     # flows inside one script or code block (code_rules.py)
     "R120": _m("AST01", 3, 2),
     "R121": _m("AST01", 3, 2),
@@ -195,6 +198,12 @@ MAPPING: dict[str, RuleMapping] = {
     "R126": _m("AST01", 11, 3),
     "R127": _m("AST09", 6, 1),
     "R128": _m("AST09", 6),
+    # defences lowered and shared history lost, read from parsed commands (code_rules.py)
+    "R190": _m("AST03", 7, 6),
+    "R191": _m("AST03", 7),
+    "R192": _m("AST03", 7),
+    "R193": _m("AST01", 10),
+    "R194": _m("AST01", 10),
     # instruction analysis (instruction_rules.py)
     "R130": _m("AST06", 7, 4),
     "R131": _m("AST01", 4),
@@ -203,6 +212,9 @@ MAPPING: dict[str, RuleMapping] = {
     "R134": _m("AST05", 5),
     "R135": _m("AST01", 3),
     "R136": _m("AST05", 5),
+    "R137": _m("AST09", 6, 4),
+    "R138": _m("AST03", 12, 2),
+    "R139": _m("AST01", 12, 3),
     # every byte (every_byte_rules.py): what defeats reading is AST08; text hidden from the reader
     # but read by the model is AST04's steganographic injection
     "R150": _m("AST08", 8),

@@ -35,7 +35,8 @@ when nothing fired), then raised to `critical` when signals combine (`ESCALATION
    download run by a shell (R001) in the same code block or script (a job that runs fetched code);
 4. overriding, hidden or remote instructions, or a false report of success (R060-R063, R132,
    R134) with remote code execution, credential access, exfiltration (the conversation sent out,
-   R135, included) or a destructive command (R001, R010, R011, R021, R022, R030, R031, R135).
+   R135, included), a destructive command or a lowered defence (R001, R010, R011, R021, R022, R030,
+   R031, R135, R190, R191, R193).
 
 Some shapes are critical on their own: code from an untrusted host run by a shell (R002), a
 decoded payload executed (R003), a reverse shell (R004), a password-protected archive download
@@ -155,7 +156,8 @@ ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
     (frozenset({"R041", "R042", "R043"}), frozenset({"R001"}), "block", "a persistent job that runs downloaded code"),
     (
         frozenset({"R060", "R061", "R062", "R063", "R132", "R134"}),
-        frozenset({"R001", "R010", "R011", "R021", "R022", "R030", "R031", "R135", "R107", "R109", "R113"}),
+        frozenset({"R001", "R010", "R011", "R021", "R022", "R030", "R031", "R135", "R107", "R109", "R113", "R190",
+                   "R191", "R193", "R140", "R142"}),
         "skill",
         "hidden, overriding or remote instructions alongside a dangerous action",
     ),
