@@ -100,7 +100,9 @@ class Use:
     evidence: str = ""  # the code or text it was read from, one line, at most 120 characters (risk_rules.show)
 
     def sort_key(self) -> tuple:
-        return (KINDS.index(self.kind) if self.kind in KINDS else len(KINDS), self.value, self.path, self.line or 0)
+        kind = KINDS.index(self.kind) if self.kind in KINDS else len(KINDS)
+        # every field: uses are gathered in a set, and ties must not fall back to its (hash) order
+        return (kind, self.value, self.path, self.line or 0, self.origin, self.sensitive, self.detail, self.evidence)
 
     def to_json(self) -> dict[str, Any]:
         return {

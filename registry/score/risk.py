@@ -128,6 +128,7 @@ _SUPERSEDES = {
 # of a hundred literals is about 25 times slower on the same text).
 _NEEDLES = sorted({n for d in LINE_DETECTORS for n in d.needles})
 _NEEDLE_ENGINE = ahocorasick_rs.AhoCorasick(_NEEDLES)
+_WANTING = [(number, d) for number, d in enumerate(LINE_DETECTORS) if d.wants is not None]
 _NEEDLE_DETECTORS = [frozenset(i for i, d in enumerate(LINE_DETECTORS) if needle in d.needles) for needle in _NEEDLES]
 _COMMAND_CATEGORIES = frozenset({"rce", "credentials", "exfiltration", "destructive", "persistence"})
 _ALWAYS = frozenset({"R050", "R051", "R062", "R063", "R064"})  # hidden content: warnings do not excuse it
@@ -300,16 +301,16 @@ def _scan(file: TextFile) -> list[Hit]:
                 views.append(line.window(start, start + LONG_LINE))
                 budget -= LONG_LINE
         line_hits: list[Hit] = []
-        for number, detector in enumerate(LINE_DETECTORS):
+        # The detectors whose needles the file-wide search found on this line, and those that test the
+        # raw line their own way (long code lines, non-ASCII text), in the table's order.
+        chosen = sorted(needled.union(n for n, d in _WANTING if d.wants(line.text)))
+        for number in chosen:
+            detector = LINE_DETECTORS[number]
             if line.context not in detector.contexts or detector.rules <= capped:
                 continue
             for view in views if detector.windowed else [line]:
                 lower = view.text.lower() if view is not line else lower_full
-                if view is line and detector.wants is None:
-                    applies = number in needled  # the file-wide search already found its needles here
-                else:
-                    applies = detector.applies(view.text, lower)
-                if applies:
+                if view is line or detector.applies(view.text, lower):
                     hits = itertools.islice(detector.run(file, index, view, lower), HITS_PER_CALL)
                     line_hits += [hit for hit in hits if _accepted(hit)]
         found += _keep(_resolve(line_hits), per_rule, seen, capped)
@@ -326,15 +327,21 @@ def _worth_reading(lines: tuple[Line, ...]) -> dict[int, set[int]]:
     lines and lines with non-ASCII text. Most lines of a skill are plain prose no detector reads.
     """
     texts = [line.text for line in lines]
-    lowered = [text.lower() for text in texts]
-    starts = list(itertools.accumulate((len(text) + 1 for text in lowered), initial=0))
+    joined = "\n".join(texts)
+    low = joined.lower()
+    if len(low) != len(joined):  # a character lowered to two: lower each line so offsets stay countable
+        texts_low = [text.lower() for text in texts]
+        low = "\n".join(texts_low)
+        starts = list(itertools.accumulate((len(text) + 1 for text in texts_low), initial=0))
+    else:  # lowering never shortens, so the same length means every offset is unchanged
+        starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
     wanted: dict[int, set[int]] = {}
-    for needle, start, _ in _NEEDLE_ENGINE.find_matches_as_indexes("\n".join(lowered), overlapping=True):
+    for needle, start, _ in _NEEDLE_ENGINE.find_matches_as_indexes(low, overlapping=True):
         wanted.setdefault(bisect.bisect_right(starts, start) - 1, set()).update(_NEEDLE_DETECTORS[needle])
     for index, line in enumerate(lines):
         if line.context == CODE and len(line.text) >= 60:
             wanted.setdefault(index, set())
-    if not all(text.isascii() for text in texts):
+    if not joined.isascii():
         for index, text in enumerate(texts):
             if not text.isascii():
                 wanted.setdefault(index, set())
