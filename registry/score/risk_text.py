@@ -329,7 +329,7 @@ def _plain_lines(physical: list[str], path: str, context: str, block: int, name:
     return lines
 
 
-_CONTINUED = re.compile(r"(?:\\|\|\||&&|\|)\s*$")
+_CONTINUATIONS = ("\\", "|", "&&")  # a line ending so (before trailing blanks) goes on: `\`, `|`, `||`, `&&`
 
 
 def _code_lines(
@@ -357,7 +357,7 @@ def _code_lines(
         spans = [(0, number, 1)]
         joined = text
         count = 1
-        while _CONTINUED.search(joined) and index + count < len(numbered) and count < MAX_JOINED:
+        while joined.rstrip().endswith(_CONTINUATIONS) and index + count < len(numbered) and count < MAX_JOINED:
             if joined.rstrip().endswith("\\"):
                 joined = joined.rstrip()[:-1]
             joined += " "
