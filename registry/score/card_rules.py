@@ -227,7 +227,7 @@ WALLET_KEY_WITH_NETWORK = _rule(
     "send the key itself away",
     "Reviewers: follow the key from where it is read to every request. Authors: sign with a wallet the "
     "user controls and send only signed transactions to a documented endpoint.",
-    "reads wallet key {target} and sends to {host}",
+    "reads wallet key {target} in a skill that sends to {host}",
     METADATA,
     "process.env.PRIVATE_KEY read in scripts/trade.js, which posts to https://api.example-dex.com",
 )  # fmt: skip
