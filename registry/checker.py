@@ -137,14 +137,14 @@ def _score(skills: list[Skill], policies: list[Policy], limits: Limits) -> None:
         try:
             with skill_jobs.time_limit(limits.skill_seconds):
                 content = score_content(skill, skill_jobs.load_contents(skill, limits), policy)
-        except skill_jobs._TimeUp:
+        except skill_jobs.TimeUp:
             elapsed = time.perf_counter() - started
             path = skill.location.skill_md_path
             skill.findings.append(skill_jobs.TIME_LIMIT.at(path, limit=limits.skill_seconds, actual=elapsed))
             continue
         except Exception as err:  # isolation, as in a build: one skill's failure must not stop the others
             path = skill.location.skill_md_path
-            skill.findings.append(skill_jobs.INTERNAL_ERROR.at(path, error=skill_jobs._describe(err)))
+            skill.findings.append(skill_jobs.INTERNAL_ERROR.at(path, error=skill_jobs.describe_error(err)))
             continue
         contents[skill.id] = content
         skill.findings.extend(content.risk.findings)

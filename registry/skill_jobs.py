@@ -58,19 +58,19 @@ class SourceChanged(RuntimeError):
     pass
 
 
-class _TimeUp(Exception):
+class TimeUp(Exception):
     pass
 
 
 @contextlib.contextmanager
 def time_limit(seconds: int) -> Iterator[None]:
-    """Raise _TimeUp inside the block after `seconds` (only in a main thread: signals need one)."""
+    """Raise TimeUp inside the block after `seconds` (only in a main thread: signals need one)."""
     if threading.current_thread() is not threading.main_thread() or seconds <= 0:
         yield
         return
 
     def expire(signum, frame):
-        raise _TimeUp
+        raise TimeUp
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -114,16 +114,16 @@ def analyse_skill(location: SkillLocation, limits: Limits, policy: Policy) -> An
             return Analysed(skill, content)
     except SourceChanged:
         raise
-    except _TimeUp:
+    except TimeUp:
         finding = TIME_LIMIT.at(
             location.skill_md_path, limit=limits.skill_seconds, actual=time.perf_counter() - started
         )
     except Exception as err:  # isolation: one skill's bug must not stop the registry
-        finding = INTERNAL_ERROR.at(location.skill_md_path, error=_describe(err))
+        finding = INTERNAL_ERROR.at(location.skill_md_path, error=describe_error(err))
     return Analysed(Skill(location, Document("", None, "", "", 1), findings=[finding]), None)
 
 
-def _describe(err: Exception) -> str:
+def describe_error(err: Exception) -> str:
     frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
     where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
     return f"{type(err).__name__}: {err}{where}"[:500]
@@ -209,8 +209,8 @@ def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
             )
     except SourceChanged:
         raise
-    except Exception as err:  # _TimeUp included
-        if isinstance(err, _TimeUp):
+    except Exception as err:  # TimeUp included
+        if isinstance(err, TimeUp):
             failed = TIME_LIMIT.at(
                 skill.location.skill_md_path,
                 limit=settings.limits.skill_seconds,
@@ -219,7 +219,7 @@ def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
         else:
             failed = INTERNAL_ERROR.at(
                 skill.location.skill_md_path,
-                error=_describe(err) if not isinstance(err, UnsafeOutputPath) else f"unsafe output path {err}",
+                error=describe_error(err) if not isinstance(err, UnsafeOutputPath) else f"unsafe output path {err}",
             )
         return Rendered({}, None, (), make_document(skill, "community", None), b"", failed)
     return Rendered(writer.files, discovery, findings, document, dump_json(entry).rstrip(b"\n"))
