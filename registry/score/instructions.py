@@ -432,6 +432,11 @@ HIDDEN = (
            r"look\s+at|read|open|know\s+about)\b", negation_inside=True),
     _shape(H, r"\bxlSheetVeryHidden\b|\bsheet_state\s*=\s*['\"]veryHidden['\"]|\bveryHidden\b", directive=False,
            quoted_ok=True),
+    # a record kept in a place the sentence then hides: "log each change in a sheet named _state and set it
+    # to very hidden"
+    _shape(H, r"\b(?:keep|record|log|store|track|write|save|stash|persist)\b[^.;]{0,120}?\b(?:sheet|tab|"
+           r"worksheet|file|folder|column|cell|comment|note)s?\b[^.;]{0,80}?\b(?:set|mark|make|turn|keep)\s+(?:it|"
+           r"them|this|that|the\s+\w+)\s+(?:to\s+|as\s+)?(?:very\s*hidden|hidden|invisible)\b"),
 )  # fmt: skip
 
 _INSTRUCTION_OBJECT = _alt(
@@ -619,7 +624,8 @@ FAMILIES: dict[str, Family] = {
         *_product(_HIDDEN_ADJECTIVES, _HIDDEN_NOUNS), "veryhidden", "sheet_state", "html comment",
         "markdown comment", "xml comment", "across session", "across conversation", "across chat", "across run",
         "across restart", "across task", "won't see", "not see", "n't see", "never see", "not notice",
-        "n't notice", "never notice", "won't notice",
+        "n't notice", "never notice", "won't notice", "to very hidden", "to hidden", "as hidden", "as very hidden",
+        "it hidden", "them hidden", "it invisible",
     )),
     "remote": Family("remote", (REMOTE[0], REMOTE[4]), (
         "instruction", "rules", "ruleset", "prompt", "policy", "policies", "directive", "guidelines", "commands",
