@@ -1937,7 +1937,8 @@ _PATH_VERBS = (
                          r"stor\w*|persist\w*)\b", re.IGNORECASE)),
     ("list", re.compile(r"\b(?:list|ls|enumerat\w*|walk|scan|search|find|glob)\w*\b", re.IGNORECASE)),
     ("read", re.compile(r"\b(?:read|cat|open|load|use|uses|using|source|check|inspect|pars\w*|extract\w*|grab|collect|"
-                        r"look\s+in|print|show|display|copy|upload|send|import|decrypt|access\w*|get|fetch|find)\b",
+                        r"look\s+in|print|show|display|copy|upload|send|import|decrypt|access\w*|get|fetch|find|include|attach|"
+                        r"paste|dump|export|forward|post)\b",
                         re.IGNORECASE)),
 )  # fmt: skip
 

@@ -188,6 +188,7 @@ MAPPING: dict[str, RuleMapping] = {
     "R140": _m("AST01", 3, 2),
     "R141": _m("AST01", 3),
     "R142": _m("AST01", 3, 2),
+    "R143": _m("AST01", 2, 3),
     # flows inside one script or code block (code_rules.py)
     "R120": _m("AST01", 3, 2),
     "R121": _m("AST01", 3, 2),

@@ -28,7 +28,7 @@ file-drop site, request catcher, tunnel, shortener, dynamic DNS) does.
 Levels. Each rule has a level; the skill's level is the highest level among its findings (`low`
 when nothing fired), then raised to `critical` when signals combine (`ESCALATIONS`):
 
-1. credential access (R010, R011) with exfiltration (R020-R022) anywhere in the skill;
+1. credential access (R010, R011, R143) with exfiltration (R020-R022) anywhere in the skill;
 2. obfuscation (R050, R051) with credential access or exfiltration (R010, R011, R021, R022)
    anywhere, or with a download run by a shell (R001) in the same code block or script;
 3. persistence (R041-R043) with an unaccountable destination (R021, R022) anywhere, or with a
@@ -136,7 +136,7 @@ _ALWAYS = frozenset({"R050", "R051", "R062", "R063", "R064"})  # hidden content:
 # (rules on one side, rules on the other, where both must be, why the pair is critical)
 ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
     (
-        frozenset({"R010", "R011"}),
+        frozenset({"R010", "R011", "R143"}),
         frozenset({"R020", "R021", "R022", "R135"}),
         "skill",
         "credential access combined with exfiltration",
