@@ -133,6 +133,7 @@ class Shape:
     quoted_ok: bool = False  # a quoted match still counts (flags in `code`)
     needs: re.Pattern[str] | None = None  # the sentence must also match this (outside the match)
     needs_back: bool = False  # ... or, when the match says "it" or "this", the text before it in the section
+    tool_words_ok: bool = False  # the sentence may name security tools (scanner, antivirus): they are its subject
 
 
 def _shape(rule: RiskRule, pattern: str, **options) -> Shape:
@@ -306,6 +307,17 @@ DISABLE = (
            r"consent|"
            r"first)?\b|\bwithout\s+(?:the\s+)?user(?:'s)?\s+(?:permission|confirmation|approval|consent)\b",
            directive=False, clause_verb=True, needs=_RISKY_ACTION),
+)  # fmt: skip
+# Warnings of the user's security tools waved away: "if the scanner complains, ignore its warnings".
+_SECURITY_TOOL = re.compile(
+    r"\b(?:security|anti-?virus|anti-?malware|malware|virus|scanners?|defender|gatekeeper|smartscreen|edr|"
+    r"endpoint\s+protection|xprotect|firewall)\b",
+    re.IGNORECASE,
+)
+DISMISS = (
+    _shape(D, r"\b(?:ignore|dismiss|disregard|suppress|bypass|click\s+through|override|silence)\s+(?:(?:the|any|all|"
+           r"its|their|these|those|such)\s+){0,2}(?:warnings?|alerts?|detections?|flags?|popups?|pop-ups?|dialogs?|"
+           r"quarantines?|blocks?)\b", needs=_SECURITY_TOOL, tool_words_ok=True),
 )  # fmt: skip
 # Flags and settings that turn off an agent's permission prompts, read in commands and data too.
 FLAGS = re.compile(
@@ -595,14 +607,16 @@ FAMILIES: dict[str, Family] = {
         "ourselves", "hide th", "conceal th", "it quiet", "this quiet", "that quiet", "them quiet", "these quiet",
         "quiet about", "under wraps", "down-low", "down low", "off the record",
     )),
-    "disable": Family("disable", DISABLE[:1], (
+    "disable": Family("disable", DISABLE[:1] + DISMISS, (
         "approv", "permission", "consent", "confirmation", "safety", "security check", "security prompt",
         "security filter", "security guard", "security measure", "security restrict", "security control",
         "security feature", "security mechanism", "security warning", "security review", "sandbox", "guardrail",
         "human-in", "human in the loop", "commit hooks", "git hooks", "precommit hooks", "code signing",
-        "gatekeeper", "antivirus", "defender", "firewall", "integrity prot", "smartscreen",
+        "gatekeeper", "antivirus", "defender", "firewall", "integrity prot", "smartscreen", "scanner",
+        "anti-virus", "malware", "security tool", "security software", "endpoint protection",
     ), (("skip", "bypass", "disabl", "turn off", "switch off", "circumvent", "deactivat", "get around", "evade",
-         "defeat", "work around", "ignor", "suppress", "overrid"),), 80),
+         "defeat", "work around", "ignor", "suppress", "overrid", "dismiss", "disregard", "click through",
+         "silence"),), 80),
     "ask": Family("ask", DISABLE[1:], (
         "auto-approve", "autoapprove", "auto approve", "automatically approve", "automatically accept",
         "automatically allow", "automatically confirm", "always approve", "always allow", "always accept",
@@ -1244,7 +1258,10 @@ def _counts(shape: Shape, sentence: str, start: int, end: int, back: Callable[[]
     if not shape.quoted_ok and _quoted(sentence, start, end):
         return False
     outside = _URL_ANYWHERE.sub(" ", f"{before} {after}")
-    if _warns(outside) or _MENTION.search(outside):
+    warns = _SENTENCE_WARNING.search(outside) is not None or (
+        not shape.tool_words_ok and _TEACHING.search(outside) is not None
+    )
+    if warns or _MENTION.search(outside):
         return False
     needs = shape.needs
     if needs is not None and needs.search(outside) is None and needs.search(sentence[start:end]) is None:

@@ -189,6 +189,8 @@ MAPPING: dict[str, RuleMapping] = {
     "R141": _m("AST01", 3),
     "R142": _m("AST01", 3, 2),
     "R143": _m("AST01", 2, 3),
+    "R144": _m("AST01", 3, 2),
+    "R145": _m("AST01", 3, 2),
     # flows inside one script or code block (code_rules.py)
     "R120": _m("AST01", 3, 2),
     "R121": _m("AST01", 3, 2),
