@@ -120,10 +120,12 @@ def referenced_paths(body: str) -> list[tuple[str, int, bool]]:
         if body_line.in_code or body_line.is_fence:
             continue
         number, line = body_line.number, body_line.text
-        for link in _LINK.finditer(line):
-            found.append((link.group(1), number, True))
-        for code in _CODE_PATH.finditer(line):
-            found.append((code.group(1), number, False))
+        if "](" in line:  # the regexes only where they can match: most lines have neither
+            for link in _LINK.finditer(line):
+                found.append((link.group(1), number, True))
+        if "`" in line:
+            for code in _CODE_PATH.finditer(line):
+                found.append((code.group(1), number, False))
     return found
 
 

@@ -1135,9 +1135,12 @@ def secrets_sent_by_instruction(view: SkillView) -> list[Item]:
         for line in file.lines:
             if line.context != PROSE:
                 continue
+            if "://" not in line.text:
+                previous = line.text  # may name the secret a later "send them to https://..." means
+                continue
             text = line.text[:4096]
             low = text.lower()
-            if "://" not in low or not any(w in low for w in ("send", "post", "upload", "pass", "forward", "submit",
+            if not any(w in low for w in ("send", "post", "upload", "pass", "forward", "submit",
                                                               "transmit", "share", "sync", "report", "relay",
                                                               "deliver", "email")):  # fmt: skip
                 previous = text
@@ -1218,10 +1221,15 @@ def credentials_in_instructions(view: SkillView) -> list[Item]:
     """
     items: list[Item] = []
     seen: set[str] = set()
-    by_place = _prose_lines(view.files)
-    for use in sorted(view.card.uses, key=lambda u: (u.path, u.line or 0, u.value)):
-        if (use.kind != PATH or use.origin != FROM_INSTRUCTIONS or use.sensitive not in SECRET_PATH_CLASSES
-                or use.value in seen):  # fmt: skip  (the sentence's own verb decides, see _READ_OUT)
+    candidates = [
+        use for use in view.card.uses
+        if use.kind == PATH and use.origin == FROM_INSTRUCTIONS and use.sensitive in SECRET_PATH_CLASSES
+    ]  # fmt: skip  (the sentence's own verb decides, see _READ_OUT)
+    if not candidates:
+        return items
+    by_place = _prose_lines([f for f in view.files if f.path in {use.path for use in candidates}])
+    for use in sorted(candidates, key=lambda u: (u.path, u.line or 0, u.value)):
+        if use.value in seen:
             continue
         for line in by_place.get((use.path, use.line), ()):
             found = _read_out_sentence(line, use)

@@ -568,7 +568,7 @@ def _split_body(body: str) -> tuple[str, str]:
         if body_line.is_fence:
             continue
         line = body_line.text
-        heading = _ATX.match(line) if not body_line.in_code else None
+        heading = _ATX.match(line) if not body_line.in_code and "#" in line[:4] else None
         (headings if heading else rest).append(heading.group(1) if heading else line)
     return "\n".join(headings), "\n".join(rest)
 

@@ -252,14 +252,18 @@ def _markdown_lines(physical: list[str], first: int, path: str, block: int) -> t
                 continue
             code.append((number, text))
             continue
-        if not text.strip():
+        stripped = text.lstrip()
+        if not stripped:
             continue
-        is_row = text.lstrip().startswith("|")
-        if is_row and not (recent and recent[-1].lstrip().startswith("|")):
-            header = text  # a table's first row names its columns ("Risk", "Blocked" ...)
         near = recent[-1] if recent else ""
-        lines += _prose_line(text, number, path, f"{header}\n{near}" if is_row else near, PROSE_BLOCK)
-        recent = [*recent[-1:], text]
+        if "`" not in text and stripped[0] != "|":  # most prose: one cell, no code span
+            lines.append(Line(path, text, PROSE, ((0, number, 1),), near, "markdown", PROSE_BLOCK))
+        else:
+            is_row = stripped[0] == "|"
+            if is_row and not (recent and recent[-1].lstrip().startswith("|")):
+                header = text  # a table's first row names its columns ("Risk", "Blocked" ...)
+            lines += _prose_line(text, number, path, f"{header}\n{near}" if is_row else near, PROSE_BLOCK)
+        recent = [near, text] if near else [text]
     if fence is not None and language not in NON_CODE_FENCES:  # an unclosed fence runs to the end
         lines += _code_lines(code, path, language or "text", block, intro)
     return lines, block
