@@ -41,7 +41,6 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
-import operator
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -1110,13 +1109,11 @@ def _lowered(texts: list[str]) -> str:
 
 def _read_file(file: TextFile) -> tuple[list[Item], list[Use]]:
     lines = file.lines
-    texts = [line.text for line in lines]
-    low = _lowered(texts)
+    low, starts, _ = file.lowered  # shared with the line scan; offsets are the lines' own
     hits, joined = _all_hits(low, file.kind in ("markdown", "skill_md"))
     if not hits and not joined:
         return [], []
     hits.sort(key=lambda hit: hit[0])
-    starts = list(itertools.accumulate(map(operator.add, map(len, texts), itertools.repeat(1)), initial=0))
     reader = _FileReader(file, low, starts)
     wanted: dict[tuple[int, int], tuple[int, set[str]]] = {}  # unit key -> (offset in line, families)
     use_lines: set[int] = set()

@@ -93,7 +93,7 @@ from registry.score.risk_detect import (
     describes_pattern,
 )
 from registry.score.risk_rules import CATEGORIES, LEVELS, Item, RiskRule, show
-from registry.score.risk_text import CODE, Line, TextFile, read_files
+from registry.score.risk_text import CODE, TextFile, read_files
 
 __all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess", "show"]
 
@@ -289,7 +289,7 @@ def _scan(file: TextFile) -> list[Hit]:
     seen: set[tuple[str, int, int]] = set()
     budget = LONG_LINE_BUDGET
     lines = file.lines
-    for index, needled in _worth_reading(lines).items():
+    for index, needled in _worth_reading(file).items():
         line = lines[index]
         lower_full = line.text.lower()
         views = [line]
@@ -319,29 +319,27 @@ def _scan(file: TextFile) -> list[Hit]:
     return found
 
 
-def _worth_reading(lines: tuple[Line, ...]) -> dict[int, set[int]]:
+def _worth_reading(file: TextFile) -> dict[int, set[int]]:
     """The lines `worth_reading` accepts, each with the detectors whose needles it holds.
 
     Found over the whole file at once: one search for every needle over the lower-cased lines
     joined (offsets counted on the lower-cased text: lowering can change a length), plus long code
     lines and lines with non-ASCII text. Most lines of a skill are plain prose no detector reads.
     """
+    lines = file.lines
     texts = [line.text for line in lines]
-    joined = "\n".join(texts)
-    low = joined.lower()
-    if len(low) != len(joined):  # a character lowered to two: lower each line so offsets stay countable
+    low, starts, exact = file.lowered
+    if not exact:  # a character lowered to two: lower each line whole so no needle is cut off
         texts_low = [text.lower() for text in texts]
         low = "\n".join(texts_low)
-        starts = list(itertools.accumulate((len(text) + 1 for text in texts_low), initial=0))
-    else:  # lowering never shortens, so the same length means every offset is unchanged
-        starts = list(itertools.accumulate((len(text) + 1 for text in texts), initial=0))
+        starts = tuple(itertools.accumulate((len(text) + 1 for text in texts_low), initial=0))
     wanted: dict[int, set[int]] = {}
     for needle, start, _ in _NEEDLE_ENGINE.find_matches_as_indexes(low, overlapping=True):
         wanted.setdefault(bisect.bisect_right(starts, start) - 1, set()).update(_NEEDLE_DETECTORS[needle])
     for index, line in enumerate(lines):
         if line.context == CODE and len(line.text) >= 60:
             wanted.setdefault(index, set())
-    if not joined.isascii():
+    if not low.isascii():
         for index, text in enumerate(texts):
             if not text.isascii():
                 wanted.setdefault(index, set())

@@ -117,6 +117,22 @@ class TextFile:
     lines: tuple[Line, ...]
     kind: str  # markdown, script, data, skill_md
 
+    @functools.cached_property
+    def lowered(self) -> tuple[str, tuple[int, ...], bool]:
+        """(the lines lower-cased and joined by newlines, where each line starts, exact).
+
+        Offsets are the lines' own: a line whose lowering changes its length (a few letters lower
+        to two characters) is cut or padded back to it, and `exact` is False; the line scan and the
+        instruction analysis share this one copy.
+        """
+        texts = [line.text for line in self.lines]
+        joined = "\n".join(texts)
+        low = joined.lower()
+        exact = len(low) == len(joined)  # lowering never shortens: same length, same offsets
+        if not exact:
+            low = "\n".join(text.lower()[: len(text)].ljust(len(text)) for text in texts)
+        return low, tuple(itertools.accumulate((len(text) + 1 for text in texts), initial=0)), exact
+
 
 @functools.lru_cache(maxsize=256)
 def _warnings(text: str) -> tuple[tuple[int, int], ...]:
