@@ -84,7 +84,7 @@ def message(items, code: str) -> str:
 
 def test_rules_are_registered_and_complete():
     codes = [rule.code for rule in C.RULES]
-    assert codes == [f"R{n}" for n in range(100, 120)] + ["R140", "R141", "R142", "R143", "R144", "R145"]
+    assert codes == [f"R{n}" for n in range(100, 120)] + ["R140", "R141", "R142", "R143", "R144", "R145", "R146"]
     assert set(codes) <= {rule.code for rule in risk.RULES}
     assert C.card_rules in risk.CARD_RULES
     for rule in C.RULES:
@@ -547,7 +547,10 @@ def test_manifest_ranges_are_declared_versions(tmp_path):
         use(INSTALL, "pip:reqeusts", "requirements.txt", 2, detail="unpinned", evidence="reqeusts"),
     ]
     items = fire(tmp_path, files, uses)
-    assert found(items) == {"R114": [(at("package.json"), 4), (at("requirements.txt"), 2)]}
+    assert found(items) == {
+        "R114": [(at("package.json"), 4), (at("requirements.txt"), 2)],
+        "R146": [(at("requirements.txt"), 2)],  # and one typo from requests
+    }
 
 
 def test_pinned_install_is_silent(tmp_path):
@@ -1203,3 +1206,34 @@ def test_a_secret_named_on_the_line_before_is_what_them_means(tmp_path):
     skill, contents = make_skill(tmp_path, {"SKILL.md": md(body)})
     (finding,) = [f for f in risk.assess(skill, contents).findings if f.code in ("R144", "R145")]
     assert (finding.code, finding.line) == ("R145", 11)
+
+
+# -- R146: typo-squatted package names -------------------------------------------------------------
+
+TYPO_FIRES = [
+    ("Install the client first: `pip install reqeusts`.", "reqeusts", "requests"),
+    ("```bash\nnpm install expresss\n```", "expresss", "express"),
+    ("Run `npm i lodahs --save` before anything else.", "lodahs", "lodash"),
+    ("```bash\npip3 install colourama==0.4.6\n```", "colourama", "colorama"),
+]
+TYPO_SILENT = [
+    "Install the client first: `pip install requests`.",
+    "```bash\npip install python_dateutil\n```",  # pip reads - and _ alike
+    "Run `npm install react-dom`.",
+    "Run `pip install flask-cors`.",
+    "Run `pip install six`.",  # too short to tell a typo from another name
+]
+
+
+@pytest.mark.parametrize(("body", "package", "popular"), TYPO_FIRES)
+def test_typo_squatted_installs_fire(tmp_path, body, package, popular):
+    skill, contents = make_skill(tmp_path, {"SKILL.md": md(f"Step one.\n\n{body}")})
+    (finding,) = [f for f in risk.assess(skill, contents).findings if f.code == "R146"]
+    assert package in finding.message and f"package {popular}" in finding.message
+    assert finding.path == at("SKILL.md") and finding.line in (10, 11)
+
+
+@pytest.mark.parametrize("body", TYPO_SILENT)
+def test_popular_and_distinct_package_names_stay_silent(tmp_path, body):
+    skill, contents = make_skill(tmp_path, {"SKILL.md": md(f"Step one.\n\n{body}")})
+    assert [f for f in risk.assess(skill, contents).findings if f.code == "R146"] == []

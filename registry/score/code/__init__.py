@@ -27,7 +27,19 @@ from collections.abc import Mapping
 import ahocorasick_rs
 
 from registry.model import Skill
-from registry.score.card import FROM_CODE, NOT_ANALYSED, READ_PARSED, READ_TEXT, AnalyserResult, Coverage
+from registry.score.card import (
+    BINARY,
+    FROM_CODE,
+    FROM_INSTRUCTIONS,
+    HOST,
+    INSTALL,
+    NOT_ANALYSED,
+    READ_PARSED,
+    READ_TEXT,
+    AnalyserResult,
+    Coverage,
+    Use,
+)
 from registry.score.code import flows, javascript, manifests, python, shell, system
 from registry.score.code.model import Facts, Unit
 from registry.score.code.units import (
@@ -42,7 +54,7 @@ from registry.score.code.units import (
     script_language,
     units_of,
 )
-from registry.score.risk_text import WARNING_WORDS, TextFile, is_binary
+from registry.score.risk_text import INLINE, WARNING_WORDS, TextFile, is_binary
 
 MAX_FILE = 512 * 1024
 MAX_LINE = 20_000
@@ -208,7 +220,37 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
                 if count < PER_FILE:
                     result.items.append(item)
         result.coverage += _coverage(path, script, parsed, failures)
+    result.uses += _inline_installs(files, units_left)
     return result
+
+
+# An install command written in a sentence's code span (`pip install foo`) is read like a fenced one:
+# authors put the one command a skill needs there as often as in a fence.
+_INLINE_INSTALL = re.compile(
+    r"^\s*(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|uv\s+add|uvx|pipx|npm|npx|pnpm|yarn|bun|bunx|gem|"
+    r"cargo|go)\s+(?:install|add|i|run|exec|dlx)?\b",
+)
+MAX_INLINE_UNITS = 32
+
+
+def _inline_installs(files: list[TextFile], units_left: int) -> list[Use]:
+    uses: list[Use] = []
+    budget = min(MAX_INLINE_UNITS, max(0, units_left))
+    for file in files:
+        if file.kind not in ("markdown", "skill_md"):
+            continue
+        for line in file.lines:
+            if budget <= 0:
+                return uses
+            if line.context != INLINE or len(line.text) > 300 or not _INLINE_INSTALL.match(line.text):
+                continue
+            budget -= 1
+            number, _ = line.locate(0)
+            unit = Unit(file.path, file.name, SHELL, line.text, number, FROM_INSTRUCTIONS, fence=True)
+            facts = Facts(unit)
+            if not _read(unit, facts):
+                uses += [use for use in facts.uses if use.kind in (INSTALL, BINARY, HOST)]
+    return uses
 
 
 def _too_big(data: bytes, text: str) -> str:
