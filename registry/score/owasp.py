@@ -192,6 +192,7 @@ MAPPING: dict[str, RuleMapping] = {
     "R144": _m("AST01", 3, 2),
     "R145": _m("AST01", 3, 2),
     "R146": _m("AST07", 9),
+    "R147": _m("AST05", 5, 4),
     # flows inside one script or code block (code_rules.py)
     "R120": _m("AST01", 3, 2),
     "R121": _m("AST01", 3, 2),
