@@ -379,7 +379,7 @@ class StandardDialect:
         if value is None:
             return
         if isinstance(value, str):
-            skill.allowed_tools = _split_tools(value)
+            skill.allowed_tools = split_tools(value)
             return
         tools = as_str_list(value)
         if tools is None:
@@ -418,7 +418,7 @@ def in_emoji_sequence(text: str, index: int) -> bool:
     return False
 
 
-def _split_tools(text: str) -> list[str]:
+def split_tools(text: str) -> list[str]:
     """Split `Bash(git add *) Read, Grep` on spaces and commas outside parentheses."""
     tools: list[str] = []
     depth = 0

@@ -47,6 +47,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from registry.dialects.standard import split_tools
 from registry.model import Skill
 from registry.score import popular_packages
 from registry.score.card import (
@@ -557,32 +558,11 @@ class Grant:
         return (program_name(words[0]), *(_unquoted(w) for w in words[1:]))
 
 
-def split_tools(text: str) -> list[str]:
-    """Split `Bash(git add *) Read, Grep` on spaces and commas outside parentheses."""
-    tools: list[str] = []
-    depth = 0
-    current = ""
-    for ch in text[:10_000]:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        if depth == 0 and (ch.isspace() or ch == ","):
-            if current:
-                tools.append(current)
-            current = ""
-            continue
-        current += ch
-    if current:
-        tools.append(current)
-    return tools
-
-
 def parse_allowed_tools(entries: Iterable[str]) -> list[Grant]:
     """The grants of allowed-tools, whether it was a string or a YAML list (whose items may hold several)."""
     grants: list[Grant] = []
     for entry in list(entries)[:200]:
-        for piece in split_tools(str(entry)):
+        for piece in split_tools(str(entry)[:10_000]):
             match = _TOOL.match(piece.strip().strip("'\""))
             if match:
                 grants.append(Grant(match.group(1), match.group(2)))
