@@ -193,6 +193,7 @@ MAPPING: dict[str, RuleMapping] = {
     "R145": _m("AST01", 3, 2),
     "R146": _m("AST07", 9),
     "R147": _m("AST05", 5, 4),
+    "R148": _m("AST02", 1),
     # flows inside one script or code block (code_rules.py)
     "R120": _m("AST01", 3, 2),
     "R121": _m("AST01", 3, 2),

@@ -185,9 +185,15 @@ def _line_rules_case(source: Source, sink: Sink) -> bool:
     if sink.command == -1 or source.command != sink.command:
         return False
     word = sink.target.split(" ", 1)[0].rsplit("/", 1)[-1]
-    runner = re.search(r"(?<![\w.-])" + re.escape(word) + r"(?![\w-])", sink.evidence) if word else None
+    if not word:
+        return False
+    name = re.escape(word)
+    # the shapes the line rules read: piped into the runner, or handed to it by substitution; a file
+    # downloaded, made executable and run (`curl -o x && chmod +x x && ./x`) is this module's
+    piped = re.search(r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?" + name + r"(?![\w-])", sink.evidence)
+    handed = re.search(r"(?<![\w.-])" + name + r"(?![\w-])[^|;&]{0,80}?(?:\$\(|<\(|`)", sink.evidence)
     tool = (_DOWNLOADER if source.kind == FETCHED else _DECODER).search(sink.evidence)
-    return runner is not None and tool is not None
+    return (piped is not None or handed is not None) and tool is not None
 
 
 def _first(sources) -> Source | None:
