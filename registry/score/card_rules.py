@@ -47,6 +47,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rapidfuzz.distance import DamerauLevenshtein
+
 from registry.dialects.standard import split_tools
 from registry.model import Skill
 from registry.score import popular_packages
@@ -1155,7 +1157,7 @@ def downloads_run_by_instruction(view: SkillView) -> list[Item]:
                 if url is None or run is None:
                     continue
                 lead = _CODE_SPAN.sub(lambda m: m.group(0).strip("`"), sentence[: url.start()])
-                if not _DOWNLOAD_VERB.match(_SEND_CLAUSE.split(lead)[-1].strip(" \t*_#>-+.0123456789)[]")):
+                if not _DOWNLOAD_VERB.match(_CLAUSE.split(lead)[-1].strip(_LIST_MARKS)):
                     continue
                 link = url.group(0).rstrip(".,)")
                 verb = run.group("verb").lower()
@@ -1204,8 +1206,6 @@ def fetched_output_obeyed(view: SkillView) -> list[Item]:
 
 def typo_squats(view: SkillView) -> list[Item]:
     """R146: an install of a package one edit (or one swap of neighbours) from a popular package's name."""
-    from rapidfuzz.distance import DamerauLevenshtein
-
     items: list[Item] = []
     seen: set[str] = set()
     for use in sorted(view.card.of(INSTALL), key=lambda u: (u.path, u.line or 0, u.value)):
@@ -1230,17 +1230,30 @@ def typo_squats(view: SkillView) -> list[Item]:
     return items
 
 
+# Only an imperative counts (the agent is told to do it: "also read ...", "you must send ...", "make sure
+# to copy ..."), at the start of a clause; a description ("the scripts read credentials from ...") does not.
+_IMPERATIVE_LEAD = (
+    r"^(?:(?:also|then|first|next|now|please|always|just|simply|finally|immediately|quietly|silently)\s+)*"
+    r"(?:(?:you\s+(?:should|must|need\s+to|have\s+to|will|can)|be\s+sure\s+to|make\s+sure\s+to|remember\s+to)\s+)?"
+)
+
+
+def _imperative(verbs: str) -> re.Pattern[str]:
+    return re.compile(_IMPERATIVE_LEAD + verbs, re.IGNORECASE)
+
+
+# Clauses of a sentence: split at punctuation (a URL's "://" stays whole) and at linking words.
+_CLAUSE = re.compile(r"[,;(]|:(?!//)|\band\b|\bthen\b|\bwhen\b|\bafter\b|\bbefore\b", re.IGNORECASE)
+_LIST_MARKS = " \t*_#>-+.0123456789)[]"  # list bullets, numbers and emphasis before a clause's first word
+_CODE_SPAN = re.compile(r"`[^`]*`")
 _SECRET_NOUN = re.compile(
     r"\b(?:api[\s_-]?keys?|access[\s_-]?keys?|secret[\s_-]?keys?|private[\s_-]?keys?|tokens?|secrets?|credentials?|"
     r"passwords?|passphrases?|cookies?|session\s+(?:ids?|keys?)|seed\s+phrases?|mnemonics?)\b"
     r"|(?<![\w.])\.env\b(?:\s+files?)?",
     re.IGNORECASE,
 )
-_SEND_OUT = re.compile(
-    r"^(?:(?:also|then|now|please|always|just|simply|finally|immediately|quietly|silently)\s+)*"
-    r"(?:(?:you\s+(?:should|must|need\s+to|have\s+to|will)|be\s+sure\s+to|make\s+sure\s+to|remember\s+to)\s+)?"
-    r"(?:send|post|upload|pass|forward|submit|transmit|share|sync|report|relay|deliver|email)\b(?P<object>.{0,160})",
-    re.IGNORECASE,
+_SEND_OUT = _imperative(
+    r"(?:send|post|upload|pass|forward|submit|transmit|share|sync|report|relay|deliver|email)\b(?P<object>.{0,160})"
 )
 _PRONOUN_OBJECT = re.compile(r"^\s*(?:them|it|these|those|all\s+of\s+them|the\s+values?|their\s+values?)\b", re.I)
 _IN_USE = re.compile(r"\b(?:header|authori[sz]ation|bearer|x-api-key|client|sdk|cli)\b", re.IGNORECASE)
@@ -1250,7 +1263,6 @@ _DRESSING = re.compile(
     re.IGNORECASE,
 )
 MAX_SECRET_SENDS = 3
-_SEND_CLAUSE = re.compile(r"[,;(]|:(?!//)|\band\b|\bthen\b|\bafter\b", re.IGNORECASE)  # a URL's "://" stays whole
 
 
 def secrets_sent_by_instruction(view: SkillView) -> list[Item]:
@@ -1312,8 +1324,8 @@ def _sentences_of(text: str) -> list[tuple[int, str]]:
 def _secret_send(sentence: str, previous: str) -> tuple[str, str] | None:
     """(what is sent, the URL) when the sentence tells the agent to send a secret to a URL."""
     prose = _CODE_SPAN.sub(lambda m: m.group(0) if "://" in m.group(0) else " ", sentence)
-    for clause in _SEND_CLAUSE.split(prose):
-        send = _SEND_OUT.match(clause.strip(" \t*_#>-+.0123456789)[]"))
+    for clause in _CLAUSE.split(prose):
+        send = _SEND_OUT.match(clause.strip(_LIST_MARKS))
         if send is None:
             continue
         obj = send.group("object")
@@ -1332,17 +1344,10 @@ def _secret_send(sentence: str, previous: str) -> tuple[str, str] | None:
 
 # The verbs that bring a file's contents into the agent's context or send them on; "use" and "check"
 # (an SSH key used in place, a file checked for existence) are not among them.
-# Only an imperative counts (the agent is told to do it: "also read ...", "you must send ...", "make sure
-# to copy ..."), at the start of a clause; a description ("the scripts read credentials from ...") does not.
-_READ_OUT = re.compile(
-    r"^(?:(?:also|then|first|next|now|please|always|just|simply|finally|immediately|quietly|silently)\s+)*"
-    r"(?:(?:you\s+(?:should|must|need\s+to|have\s+to|will|can)|be\s+sure\s+to|make\s+sure\s+to|remember\s+to)\s+)?"
+_READ_OUT = _imperative(
     r"(?P<verb>read|cat|open|print|show|display|output|dump|copy|upload|send|include|attach|paste|extract|"
-    r"collect|grab|decrypt|export|post|forward|back\s+up|sync|load)\b",
-    re.IGNORECASE,
+    r"collect|grab|decrypt|export|post|forward|back\s+up|sync|load)\b"
 )
-_CLAUSE = re.compile(r"[,;(]|:(?!//)|\band\b|\bthen\b|\bwhen\b|\bafter\b|\bbefore\b", re.IGNORECASE)
-_CODE_SPAN = re.compile(r"`[^`]*`")
 MAX_CREDENTIAL_FINDINGS = 5
 
 
@@ -1395,13 +1400,11 @@ def _read_out_sentence(line: Line, use: Use) -> tuple[str, str] | None:
         at = text.find(use.value)
     if at < 0:
         return None
-    start = max(text.rfind(". ", 0, at), text.rfind("! ", 0, at), text.rfind("? ", 0, at)) + 1
-    ends = [i for i in (text.find(". ", at), text.find("! ", at), text.find("? ", at)) if i >= 0]
-    end = min(ends) + 1 if ends else len(text)
-    sentence = text[start:end].strip()
+    start, sentence = next((s, t) for s, t in reversed(_sentences_of(text)) if s <= at)
+    sentence = sentence.strip()
     prose = _CODE_SPAN.sub(" ", sentence)  # words inside code spans are not the sentence's verbs
     for clause in _CLAUSE.split(prose):
-        verb = _READ_OUT.match(clause.strip(" \t*_#>-+.0123456789)[]"))
+        verb = _READ_OUT.match(clause.strip(_LIST_MARKS))
         if verb is not None:
             break
     else:

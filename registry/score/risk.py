@@ -320,11 +320,12 @@ def _scan(file: TextFile) -> list[Hit]:
 
 
 def _worth_reading(file: TextFile) -> dict[int, set[int]]:
-    """The lines `worth_reading` accepts, each with the detectors whose needles it holds.
+    """The lines any detector may read, each with the detectors whose needles it holds.
 
     Found over the whole file at once: one search for every needle over the lower-cased lines
     joined (offsets counted on the lower-cased text: lowering can change a length), plus long code
-    lines and lines with non-ASCII text. Most lines of a skill are plain prose no detector reads.
+    lines and lines with non-ASCII text, which the detectors with a raw-line test (`wants`) read.
+    Most lines of a skill are plain prose no detector reads.
     """
     lines = file.lines
     texts = [line.text for line in lines]

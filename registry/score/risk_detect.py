@@ -965,9 +965,3 @@ LINE_DETECTORS: Sequence[Detector] = (
 )
 
 FILE_DETECTORS: Sequence[Callable[[TextFile], Iterator[Hit]]] = (detect_minified,)
-ANY_NEEDLE = re.compile("|".join(re.escape(n) for d in LINE_DETECTORS for n in d.needles))
-
-
-def worth_reading(context: str, text: str, lower: str) -> bool:
-    """A cheap test that lets most lines skip every detector."""
-    return (context == CODE and len(text) >= 60) or not text.isascii() or ANY_NEEDLE.search(lower) is not None

@@ -286,9 +286,8 @@ def _markdown_lines(physical: list[str], first: int, path: str, block: int) -> t
 
 
 def _prose_line(text: str, number: int, path: str, near: str, block: int) -> list[Line]:
+    """A table row's cells and a line's code spans, each on its own (plain prose lines are made inline)."""
     stripped = text.lstrip()
-    if "`" not in text and not stripped.startswith("|"):
-        return [Line(path, text, PROSE, ((0, number, 1),), near, "markdown", block)]  # most prose: one cell, no code
     out: list[Line] = []
     cells: list[tuple[int, str]] = []
     if stripped.startswith("|"):
