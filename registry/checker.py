@@ -10,7 +10,6 @@ publishers' tiers and the rule severity overrides, as in a build.
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,18 +132,10 @@ def _score(skills: list[Skill], policies: list[Policy], limits: Limits) -> None:
     for skill, policy in zip(skills, policies, strict=True):
         if skill.name is None or skill.description is None:
             continue
-        started = time.perf_counter()
-        try:
-            with skill_jobs.time_limit(limits.skill_seconds):
-                content = score_content(skill, skill_jobs.load_contents(skill, limits), policy)
-        except skill_jobs.TimeUp:
-            elapsed = time.perf_counter() - started
-            path = skill.location.skill_md_path
-            skill.findings.append(skill_jobs.TIME_LIMIT.at(path, limit=limits.skill_seconds, actual=elapsed))
-            continue
-        except Exception as err:  # isolation, as in a build: one skill's failure must not stop the others
-            path = skill.location.skill_md_path
-            skill.findings.append(skill_jobs.INTERNAL_ERROR.at(path, error=skill_jobs.describe_error(err)))
+        content = None
+        with skill_jobs.isolated(skill.location.skill_md_path, limits, skill.findings, changed_fails=True):
+            content = score_content(skill, skill_jobs.load_contents(skill, limits), policy)
+        if content is None:
             continue
         contents[skill.id] = content
         skill.findings.extend(content.risk.findings)

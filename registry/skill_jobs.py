@@ -99,28 +99,41 @@ class Analysed:
     content: ContentScore | None  # None when the skill has no name or description: nothing to score
 
 
-def analyse_skill(location: SkillLocation, limits: Limits, policy: Policy) -> Analysed:
+@contextlib.contextmanager
+def isolated(path: str, limits: Limits, failures: list[Finding], changed_fails: bool = False) -> Iterator[None]:
+    """Run one skill's work under `limits.skill_seconds`; a failure becomes a finding in `failures`.
+
+    E002 when time runs out, E001 when the work raises: one skill's bug must not stop the others.
+    A file changed under the build (SourceChanged) is raised for the build to start again, unless
+    `changed_fails` (validate, which reads each file once and reports).
+    """
     started = time.perf_counter()
     try:
         with time_limit(limits.skill_seconds):
-            skill = parse_skill(location, limits)
-            content = None
-            if skill.name is not None and skill.description is not None:
-                content = score_content(skill, load_contents(skill, limits), policy)
-            # Scoring keeps what it needs of the text (Skill.body_headings, ...) and rendering reads the
-            # file again: the text is not carried (50,000 bodies are never held at once, nor cached).
-            skill.document.text = skill.document.body = skill.document.frontmatter_text = ""
-            skill.document.frontmatter = None  # read into the Skill's fields; nothing later needs the raw mapping
-            return Analysed(skill, content)
-    except SourceChanged:
-        raise
+            yield
+    except SourceChanged as err:
+        if not changed_fails:
+            raise
+        failures.append(INTERNAL_ERROR.at(path, error=describe_error(err)))
     except TimeUp:
-        finding = TIME_LIMIT.at(
-            location.skill_md_path, limit=limits.skill_seconds, actual=time.perf_counter() - started
-        )
-    except Exception as err:  # isolation: one skill's bug must not stop the registry
-        finding = INTERNAL_ERROR.at(location.skill_md_path, error=describe_error(err))
-    return Analysed(Skill(location, Document("", None, "", "", 1), findings=[finding]), None)
+        failures.append(TIME_LIMIT.at(path, limit=limits.skill_seconds, actual=time.perf_counter() - started))
+    except Exception as err:
+        failures.append(INTERNAL_ERROR.at(path, error=describe_error(err)))
+
+
+def analyse_skill(location: SkillLocation, limits: Limits, policy: Policy) -> Analysed:
+    failures: list[Finding] = []
+    with isolated(location.skill_md_path, limits, failures):
+        skill = parse_skill(location, limits)
+        content = None
+        if skill.name is not None and skill.description is not None:
+            content = score_content(skill, load_contents(skill, limits), policy)
+        # Scoring keeps what it needs of the text (Skill.body_headings, ...) and rendering reads the
+        # file again: the text is not carried (50,000 bodies are never held at once, nor cached).
+        skill.document.text = skill.document.body = skill.document.frontmatter_text = ""
+        skill.document.frontmatter = None  # read into the Skill's fields; nothing later needs the raw mapping
+        return Analysed(skill, content)
+    return Analysed(Skill(location, Document("", None, "", "", 1), findings=failures), None)
 
 
 def describe_error(err: Exception) -> str:
