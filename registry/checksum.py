@@ -36,7 +36,8 @@ def strip_checksum_lines(skill_md: bytes) -> bytes:
     if opening is None or closing is None:
         return skill_md
     kept = [
-        line for index, line in enumerate(lines)
+        line
+        for index, line in enumerate(lines)
         if not (opening < index < closing and _CHECKSUM_LINE.match(normalised[index].lstrip("\ufeff")))
     ]
     return "".join(kept).encode("utf-8")

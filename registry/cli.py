@@ -50,9 +50,7 @@ def main() -> None:
     help="registry.yaml to use (default: beside the source, or at its git repository's root).",
 )
 @click.option("--title", default="Skill Registry", show_default=True, help="Site title.")
-@click.option(
-    "--clean", is_flag=True, help="Ignore the incremental build state (.<out>.cache) and rebuild everything."
-)
+@click.option("--clean", is_flag=True, help="Ignore the incremental build state (.<out>.cache) and rebuild everything.")
 @click.option(
     "--jobs", "-j", type=click.IntRange(min=1), help="Worker processes for reading and rendering [default: cores]."
 )

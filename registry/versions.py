@@ -19,38 +19,50 @@ from registry.model import Finding, Skill
 from registry.rules.base import E, Rule, W
 
 NOT_SEMVER = Rule(
-    "V001", W, "version is not semver",
+    "V001",
+    W,
+    "version is not semver",
     "version '{version}' is not a semantic version (MAJOR.MINOR.PATCH)",
     "{fix}",
     "version: 1.0",
 )
 PUBLISHED_VERSION_CHANGED = Rule(
-    "V002", E, "published version changed",
+    "V002",
+    E,
+    "published version changed",
     "version {version} was published in commit {first} ({first_date}) with digest {first_digest}; "
     "its content changed in {changed} without a new version",
     "Bump the version (at least the patch number) for the changed content.",
     "Editing SKILL.md and keeping version: 1.2.0.",
 )
 CHANGED_WITHOUT_BUMP = Rule(
-    "V003", W, "content changed without a version bump",
+    "V003",
+    W,
+    "content changed without a version bump",
     "commit {changed} changed the content of version {version} (first published in {first}) without a new version",
     "Nothing to do now (a later version supersedes it); next time bump the version with the change.",
     "A past commit that edited a published version.",
 )
 VERSION_WENT_DOWN = Rule(
-    "V004", E, "version went down",
+    "V004",
+    E,
+    "version went down",
     "version {version} is lower than {highest}, published in commit {commit}",
     "Use a version above {highest}; published versions never go backwards.",
     "1.3.0 after 1.4.0.",
 )
 VERSION_DIPPED = Rule(
-    "V005", W, "version went down in the past",
+    "V005",
+    W,
+    "version went down in the past",
     "commit {commit} set version {version}, lower than the earlier {highest}",
     "Nothing to do now; versions should only increase.",
     "A past commit that went from 2.0.0 back to 1.9.0.",
 )
 CHECKSUM_MISMATCH = Rule(
-    "V006", E, "checksum does not match",
+    "V006",
+    E,
+    "checksum does not match",
     "declared checksum {declared} does not match the skill's content ({actual}): "
     "the skill is stale or was tampered with",
     "Recompute it with `skill-registry checksum {folder} --write` after reviewing the change.",

@@ -41,7 +41,8 @@ def make_pr_repo(tmp_path):
 
 def check(repo, actor="alice", fmt="json"):
     result = CliRunner().invoke(
-        main, ["check-pr", "--repo", str(repo), "--base", "base-branch", "--head", "HEAD", "--actor", actor, "--format", fmt]
+        main,
+        ["check-pr", "--repo", str(repo), "--base", "base-branch", "--head", "HEAD", "--actor", actor, "--format", fmt],
     )
     return result.exit_code, result.output
 

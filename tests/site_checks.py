@@ -158,10 +158,15 @@ def _ours(tag: str, attributes: dict) -> bool:
         action = attributes.get("action")
         own_search = action is not None and re.fullmatch(r"/?(\.\./)*search/", action) is not None
         return (action is None or own_search) and attributes.get("class") in (
-            "filter", "input-preview", "header-search", "filter search-form",
+            "filter",
+            "input-preview",
+            "header-search",
+            "filter search-form",
         )
     if tag == "meta":
-        refresh = attributes.get("http-equiv") == "refresh" and not re.search(r"url=\s*[a-z]+:", attributes.get("content", ""), re.I)
+        refresh = attributes.get("http-equiv") == "refresh" and not re.search(
+            r"url=\s*[a-z]+:", attributes.get("content", ""), re.I
+        )
         return refresh or (set(attributes) <= {"charset", "name", "content"} and attributes.get("name") != "refresh")
     return False
 

@@ -16,7 +16,12 @@ def test_a_new_skill_by_its_publisher_can_be_merged(pr_repo):
     data = json.loads(output)
     assert status == 0 and data["mergeable"]
     (change,) = data["changes"]
-    assert (change["kind"], change["id"], change["new_version"], change["tier"]) == ("added", "acme/linter", "0.1.0", "verified")
+    assert (change["kind"], change["id"], change["new_version"], change["tier"]) == (
+        "added",
+        "acme/linter",
+        "0.1.0",
+        "verified",
+    )
 
 
 def test_a_valid_update_with_a_version_bump(pr_repo):
@@ -37,7 +42,9 @@ def test_an_update_without_a_version_bump_is_refused(pr_repo):
 
 def test_a_new_skill_needs_a_semver_version_and_must_validate(pr_repo):
     write_skill(pr_repo / "skills-index", "acme/unversioned", skill_md("unversioned", None))
-    write_skill(pr_repo / "skills-index", "acme/broken", "---\nname: broken\ndescription: Use when: it breaks\n---\nbody\n")
+    write_skill(
+        pr_repo / "skills-index", "acme/broken", "---\nname: broken\ndescription: Use when: it breaks\n---\nbody\n"
+    )
     pull_request(pr_repo)
     status, output = check(pr_repo)
     assert status == 1 and {"Q003", "Q010", "P013"} <= set(codes(output))
@@ -83,12 +90,22 @@ def test_policy_changes_need_a_maintainer_and_must_stay_valid(pr_repo):
 
 def test_a_moved_skill_is_reported_as_a_move(pr_repo):
     git(pr_repo, "mv", "skills-index/acme/formatter", "skills-index/acme/formatter-pro")
-    text = (pr_repo / "skills-index/acme/formatter-pro/SKILL.md").read_text().replace("name: formatter", "name: formatter-pro")
-    (pr_repo / "skills-index/acme/formatter-pro/SKILL.md").write_text(text.replace('version: "1.0.0"', 'version: "1.1.0"'))
+    text = (
+        (pr_repo / "skills-index/acme/formatter-pro/SKILL.md")
+        .read_text()
+        .replace("name: formatter", "name: formatter-pro")
+    )
+    (pr_repo / "skills-index/acme/formatter-pro/SKILL.md").write_text(
+        text.replace('version: "1.0.0"', 'version: "1.1.0"')
+    )
     pull_request(pr_repo)
     status, output = check(pr_repo)
     (change,) = json.loads(output)["changes"]
-    assert status == 0 and (change["kind"], change["old_id"], change["id"]) == ("moved", "acme/formatter", "acme/formatter-pro")
+    assert status == 0 and (change["kind"], change["old_id"], change["id"]) == (
+        "moved",
+        "acme/formatter",
+        "acme/formatter-pro",
+    )
 
 
 def test_a_removal_is_a_warning(pr_repo):

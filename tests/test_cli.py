@@ -15,7 +15,9 @@ def test_validate_text_reads_like_a_compiler(tmp_path):
     result = run("validate", str(tmp_path))
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert any(line.endswith("Skill name 'Bad_Skill' must be lowercase") and ":2:1: error S005" in line for line in lines)
+    assert any(
+        line.endswith("Skill name 'Bad_Skill' must be lowercase") and ":2:1: error S005" in line for line in lines
+    )
     assert any(line.strip().startswith("hint:") for line in lines)
     assert lines[-1].startswith("1 skill checked: ")
 

@@ -44,7 +44,11 @@ CHECKED_BY_HAND = [
     ("anthropics-skills/template/SKILL.md", "S009", 2),  # folder template/, name template-skill
     ("agent-flow-lite/_extracted/02/article-summary/SKILL.md", "P013", 4),  # `description: [invalid yaml: broken`
     ("clawhub-archive-sample/anjor/pltr-cli/SKILL.md", "P013", 3),  # unquoted ': ' in the description
-    ("clawhub-archive-sample/baofeidyz/feishu-leave-request/SKILL.md", "P013", 4),  # argument-hint: [date] [duration] ...
+    (
+        "clawhub-archive-sample/baofeidyz/feishu-leave-request/SKILL.md",
+        "P013",
+        4,
+    ),  # argument-hint: [date] [duration] ...
     ("gibb-eri-sh/_extracted/06/super_summarizer/SKILL.md", "S008", 2),  # underscore in the name
     ("gibb-eri-sh/files/SKILL.md", "G020", 25),  # {{folder:-onlyin}}: a flag on a string parameter
     ("skillli/test/fixtures/invalid-skill/SKILL.md", "S005", 2),  # INVALID_NAME!!

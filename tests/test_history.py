@@ -193,7 +193,13 @@ def test_version_that_is_not_semver_is_reported_with_a_fix(repo, tmp_path):
 
 @pytest.mark.parametrize(
     ("version", "hint"),
-    [("v1.2.3", '"1.2.3"'), ("1.0", '"1.0.0"'), ("2", '"2.0.0"'), ("01.2.3", '"1.2.3"'), ("banana", "MAJOR.MINOR.PATCH")],
+    [
+        ("v1.2.3", '"1.2.3"'),
+        ("1.0", '"1.0.0"'),
+        ("2", '"2.0.0"'),
+        ("01.2.3", '"1.2.3"'),
+        ("banana", "MAJOR.MINOR.PATCH"),
+    ],
 )
 def test_semver_near_miss_hints(version, hint):
     assert hint in semver_fix(version)

@@ -40,7 +40,9 @@ def site(tmp_path):
 def test_deprecation_is_shown_and_published(site):
     out, result = site
     page = (out / "skills" / "acme" / "old-tool" / "index.html").read_text()
-    assert "Deprecated:" in page and "Superseded by new-tool" in page and 'href="../../../skills/acme/new-tool/"' in page
+    assert (
+        "Deprecated:" in page and "Superseded by new-tool" in page and 'href="../../../skills/acme/new-tool/"' in page
+    )
     assert any(f.code == "Y002" and f.path == "acme/old-tool/SKILL.md" for f in result.findings)
     entry = next(s for s in check_index_json(out)["skills"] if s["id"] == "acme/old-tool")
     assert entry["lifecycle"] == {
@@ -72,7 +74,9 @@ def test_withdrawn_skills_are_gone_from_every_index_and_leave_a_tombstone(site):
     v2, v1 = check_well_known(out)
     assert "leaky" not in [e["name"] for e in v2["skills"]] + [e["name"] for e in v1["skills"]]
     assert not (out / "raw" / "acme" / "leaky").exists()
-    assert "acme/leaky" not in (out / "sitemap.xml").read_text() and "leaky" not in (out / "feeds" / "all.xml").read_text()
+    assert (
+        "acme/leaky" not in (out / "sitemap.xml").read_text() and "leaky" not in (out / "feeds" / "all.xml").read_text()
+    )
     tomb = (out / "skills" / "acme" / "leaky" / "index.html").read_text()
     assert "withdrawn" in tomb and "Sent environment variables to a remote host" in tomb
 
@@ -92,7 +96,9 @@ def test_yanked_versions_are_kept_marked_and_never_offered(site):
 def test_entries_must_name_real_skills(tmp_path):
     source = tmp_path / "src"
     write_skill(source, "acme/one", skill_md("one", "1.0.0"))
-    (source / "lifecycle.yaml").write_text("renamed:\n  acme/one: acme/missing\ndeprecated:\n  acme/ghost: {reason: gone away}\n")
+    (source / "lifecycle.yaml").write_text(
+        "renamed:\n  acme/one: acme/missing\ndeprecated:\n  acme/ghost: {reason: gone away}\n"
+    )
     with pytest.raises(PolicyError) as err:
         build(BuildOptions(source=source, out=tmp_path / "site"))
     assert len(err.value.problems) == 3

@@ -41,7 +41,11 @@ def test_unknown_settings_rule_codes_and_unapproved_overrides():
         "overrides.severity.Z999: no rule has this code (see docs/rules.md)"
     ]
     found = problems(
-        {"overrides": {"risk": [{"skill": "a/b", "max_level": "high", "reason": "reviewed by hand", "approved_by": "eve"}]}}
+        {
+            "overrides": {
+                "risk": [{"skill": "a/b", "max_level": "high", "reason": "reviewed by hand", "approved_by": "eve"}]
+            }
+        }
     )
     assert found == ["overrides.risk.0.approved_by: 'eve' is not a registry maintainer"]
 
@@ -52,9 +56,10 @@ def test_invalid_yaml_and_alias_bombs_are_refused_with_a_location(tmp_path):
     with pytest.raises(PolicyError) as err:
         load_policy(path)
     assert err.value.problems[0].startswith("line ")
-    path.write_text("a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 10)}]\n" for i in range(6)
-    ))
+    path.write_text(
+        "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 10)}]\n" for i in range(6))
+    )
     with pytest.raises(PolicyError):
         load_policy(path)
 
@@ -72,10 +77,26 @@ def tiered_repo(tmp_path, policy_text: str):
     (repo / "registry.yaml").write_text(policy_text)
     body = "\n".join(f"## Step {i}\n\nDo part {i} carefully.\n" for i in range(6))
     meta = 'version: "1.0.0"\nlicense: MIT\n'
-    write_skill(repo, "official-pub/good", f"---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n{meta}---\n{body}")
-    write_skill(repo, "verified-pub/good", f"---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n{meta}---\n{body}")
-    write_skill(repo, "verified-pub/noversion", f"---\nname: noversion\ndescription: Formats tables. Use when needed.\n---\n{body}")
-    write_skill(repo, "nobody/claims", f"---\nname: claims\ndescription: Claims a lot. Use when testing.\ntrust-level: official\n{meta}---\n{body}")
+    write_skill(
+        repo,
+        "official-pub/good",
+        f"---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n{meta}---\n{body}",
+    )
+    write_skill(
+        repo,
+        "verified-pub/good",
+        f"---\nname: good\ndescription: Formats tables. Use when the user pastes CSV.\n{meta}---\n{body}",
+    )
+    write_skill(
+        repo,
+        "verified-pub/noversion",
+        f"---\nname: noversion\ndescription: Formats tables. Use when needed.\n---\n{body}",
+    )
+    write_skill(
+        repo,
+        "nobody/claims",
+        f"---\nname: claims\ndescription: Claims a lot. Use when testing.\ntrust-level: official\n{meta}---\n{body}",
+    )
     commit_all(repo, "init", "2025-01-01T00:00:00+00:00")
     return repo
 
@@ -98,7 +119,10 @@ def test_tiers_are_earned_from_policy_not_claimed(tmp_path):
         "nobody/claims": "community",
     }
     (claim,) = [f for f in result.findings if f.code == "U001"]
-    assert claim.path == "nobody/claims/SKILL.md" and "claims trust-level 'official' but earned 'community'" in claim.message
+    assert (
+        claim.path == "nobody/claims/SKILL.md"
+        and "claims trust-level 'official' but earned 'community'" in claim.message
+    )
 
 
 def test_trust_score_lists_every_signal_and_adds_up(tmp_path):

@@ -44,7 +44,7 @@ def _entry(item: FeedItem, urls: SiteUrls) -> str:
         "  <entry>",
         f"    <id>{escape(page)}#{escape(item.content_digest)}</id>",
         f"    <title>{escape(title)}</title>",
-        f"    <link rel=\"alternate\" type=\"text/html\" href={quoteattr(page)}/>",
+        f'    <link rel="alternate" type="text/html" href={quoteattr(page)}/>',
         f"    <published>{escape(item.first_published or EPOCH)}</published>",
         f"    <updated>{escape(item.last_updated or EPOCH)}</updated>",
         f"    <author><name>{escape(item.publisher)}</name></author>",
@@ -56,9 +56,9 @@ def _entry(item: FeedItem, urls: SiteUrls) -> str:
 
 
 def render_feed(title: str, path: str, page: str, items: Iterable[FeedItem], urls: SiteUrls) -> str:
-    dated = sorted(
-        (i for i in items if i.last_updated), key=lambda i: (i.last_updated or "", i.id), reverse=True
-    )[:FEED_LIMIT]
+    dated = sorted((i for i in items if i.last_updated), key=lambda i: (i.last_updated or "", i.id), reverse=True)[
+        :FEED_LIMIT
+    ]
     updated = dated[0].last_updated if dated else EPOCH
     head = [
         '<?xml version="1.0" encoding="utf-8"?>',
@@ -66,8 +66,8 @@ def render_feed(title: str, path: str, page: str, items: Iterable[FeedItem], url
         f"  <id>{escape(urls.absolute(path))}</id>",
         f"  <title>{escape(title)}</title>",
         f"  <updated>{escape(updated)}</updated>",
-        f"  <link rel=\"self\" type=\"application/atom+xml\" href={quoteattr(urls.absolute(path))}/>",
-        f"  <link rel=\"alternate\" type=\"text/html\" href={quoteattr(urls.absolute(page))}/>",
+        f'  <link rel="self" type="application/atom+xml" href={quoteattr(urls.absolute(path))}/>',
+        f'  <link rel="alternate" type="text/html" href={quoteattr(urls.absolute(page))}/>',
         "  <generator>skill-registry</generator>",
     ]
     return "\n".join([*head, *(_entry(i, urls) for i in dated), "</feed>"]) + "\n"

@@ -73,7 +73,12 @@ def score_history(skill: Skill, content: ContentScore, repository: RepositoryInf
     override = policy.risk_override(skill.id)
     allowed = override is not None and RISK_LEVELS.index(risk.level) <= RISK_LEVELS.index(override.max_level)
     return Assessment(
-        versions.revisions, versions.valid, risk, content.categorisation, trust, override.reason if allowed else None,
+        versions.revisions,
+        versions.valid,
+        risk,
+        content.categorisation,
+        trust,
+        override.reason if allowed else None,
         content.clones,
     )
 

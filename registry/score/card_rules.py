@@ -1361,7 +1361,8 @@ def credentials_in_instructions(view: SkillView) -> list[Item]:
     items: list[Item] = []
     seen: set[str] = set()
     candidates = [
-        use for use in view.card.uses
+        use
+        for use in view.card.uses
         if use.kind == PATH and use.origin == FROM_INSTRUCTIONS and use.sensitive in SECRET_PATH_CLASSES
     ]  # fmt: skip  (the sentence's own verb decides, see _READ_OUT)
     if not candidates:

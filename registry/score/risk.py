@@ -157,8 +157,26 @@ ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
     (frozenset({"R041", "R042", "R043"}), frozenset({"R001"}), "block", "a persistent job that runs downloaded code"),
     (
         frozenset({"R060", "R061", "R062", "R063", "R132", "R134"}),
-        frozenset({"R001", "R010", "R011", "R021", "R022", "R030", "R031", "R135", "R107", "R109", "R113", "R190",
-                   "R191", "R193", "R140", "R142"}),
+        frozenset(
+            {
+                "R001",
+                "R010",
+                "R011",
+                "R021",
+                "R022",
+                "R030",
+                "R031",
+                "R135",
+                "R107",
+                "R109",
+                "R113",
+                "R190",
+                "R191",
+                "R193",
+                "R140",
+                "R142",
+            }
+        ),
         "skill",
         "hidden, overriding or remote instructions alongside a dangerous action",
     ),

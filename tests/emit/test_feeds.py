@@ -23,11 +23,18 @@ def test_feeds_are_valid_atom_and_follow_git_dates(tmp_path):
     feed = feedparser.parse((out / "feeds" / "all.xml").read_bytes())
     assert not feed.bozo, feed.bozo_exception
     assert feed.feed.title == "Skill Registry: new and updated skills"
-    assert [e.link for e in feed.entries] == ["https://r.example/skills/beta/newer/", "https://r.example/skills/acme/older/"]
+    assert [e.link for e in feed.entries] == [
+        "https://r.example/skills/beta/newer/",
+        "https://r.example/skills/acme/older/",
+    ]
     assert feed.entries[0].updated == "2025-03-01T00:00:00Z" and feed.entries[0].title.startswith("New: newer")
     index = json.loads((out / "index.json").read_text())
     categories = {s["category"] for s in index["skills"]}
-    for path in ["feeds/publishers/acme.xml", "feeds/publishers/beta.xml", *(f"feeds/categories/{c}.xml" for c in categories)]:
+    for path in [
+        "feeds/publishers/acme.xml",
+        "feeds/publishers/beta.xml",
+        *(f"feeds/categories/{c}.xml" for c in categories),
+    ]:
         parsed = feedparser.parse((out / path).read_bytes())
         assert not parsed.bozo and parsed.entries, path
     assert 'href="feeds/all.xml"' in (out / "index.html").read_text()

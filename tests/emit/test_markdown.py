@@ -18,7 +18,9 @@ def test_raw_html_is_text():
 
 
 def test_only_safe_link_schemes_survive():
-    out = html("[a](javascript:alert(1)) [b](data:text/html,x) [c](https://ok.example/x) [d](mailto:a@b.c) [e](JaVaScRiPt:x)")
+    out = html(
+        "[a](javascript:alert(1)) [b](data:text/html,x) [c](https://ok.example/x) [d](mailto:a@b.c) [e](JaVaScRiPt:x)"
+    )
     assert 'href="https://ok.example/x"' in out and 'href="mailto:a@b.c"' in out
     assert "javascript:" not in out.lower().replace("[a](javascript:alert(1))", "").replace("[e](javascript:x)", "")
     assert executable_constructs(out) == []
@@ -58,10 +60,37 @@ def test_table_alignment_uses_classes():
 
 TRICKS = st.sampled_from(
     [
-        "<script>", "</script>", "<img src=x onerror=alert(1)>", "<svg onload=alert(1)>", "<math>",
-        "javascript:alert(1)", "JAVASCRIPT:", "java\tscript:", "data:text/html,", "vbscript:", "&#106;avascript:",
-        "&lt;script&gt;", "[x](", "](javascript:alert(1))", "![x](", "<a href=", "\"", "'", ">", "<", "`", "```",
-        "\n", "\n\n", " onmouseover=", "<iframe", "<object", "<embed", "<style>", "<base href=", "%3Cscript%3E",
+        "<script>",
+        "</script>",
+        "<img src=x onerror=alert(1)>",
+        "<svg onload=alert(1)>",
+        "<math>",
+        "javascript:alert(1)",
+        "JAVASCRIPT:",
+        "java\tscript:",
+        "data:text/html,",
+        "vbscript:",
+        "&#106;avascript:",
+        "&lt;script&gt;",
+        "[x](",
+        "](javascript:alert(1))",
+        "![x](",
+        "<a href=",
+        '"',
+        "'",
+        ">",
+        "<",
+        "`",
+        "```",
+        "\n",
+        "\n\n",
+        " onmouseover=",
+        "<iframe",
+        "<object",
+        "<embed",
+        "<style>",
+        "<base href=",
+        "%3Cscript%3E",
     ]
 )
 

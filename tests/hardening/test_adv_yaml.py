@@ -76,7 +76,9 @@ def test_each_yaml_attack_is_reported_and_left_out_or_read_as_text(case, name):
         assert skill_id in case.published_ids()
         skill = next(s for s in case.result.published if s.id == skill_id)
         # The build keeps the fields, not the raw mapping: read the file as the build read it.
-        document = read_document(Path(skill.location.skill_md_file.source).read_bytes(), skill.location.skill_md_path, Limits())
+        document = read_document(
+            Path(skill.location.skill_md_file.source).read_bytes(), skill.location.skill_md_path, Limits()
+        )
         assert all(isinstance(v, (str, list, dict, type(None))) for v in document.frontmatter.values())
     else:
         assert skill_id in case.left_out_ids()

@@ -55,7 +55,9 @@ def test_cli_ranking(corpus_site, capsys):
     results = {q["query"]: [r.candidate.id for r in search(index, q["query"], limit=10)] for q in QUERIES}
     score = metrics(results)
     with capsys.disabled():
-        print(f"\nCLI search over the corpus: MRR@10 {score['mrr']:.3f}, recall@10 {score['recall']:.3f} ({len(QUERIES)} queries)")
+        print(
+            f"\nCLI search over the corpus: MRR@10 {score['mrr']:.3f}, recall@10 {score['recall']:.3f} ({len(QUERIES)} queries)"
+        )
         for kind, row in by_kind(results).items():
             print(f"  {kind:<8} n={row['n']:<4} MRR@10 {row['mrr']:.3f}")
         misses = [q["query"] for q in QUERIES if not set(q["expect"]) & set(results[q["query"]][:10])]

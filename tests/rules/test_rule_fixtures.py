@@ -18,12 +18,20 @@ from registry.rules.catalog import all_rules
 from registry.validate import check_registry
 
 
-def fm(extra: str = "", body: str = "Do the thing, step by step.\n", name: str = "demo", desc: str = "Demo skill. Use when testing.") -> str:
+def fm(
+    extra: str = "",
+    body: str = "Do the thing, step by step.\n",
+    name: str = "demo",
+    desc: str = "Demo skill. Use when testing.",
+) -> str:
     return f"---\nname: {name}\ndescription: {desc}\n{extra}---\n\n{body}"
 
 
 CASES: dict[str, tuple[str | bytes, str | bytes]] = {
-    "P001": (b"---\nname: demo\ndescription: caf\xe9\n---\nbody text\n", "---\nname: demo\ndescription: café\n---\nbody text\n"),
+    "P001": (
+        b"---\nname: demo\ndescription: caf\xe9\n---\nbody text\n",
+        "---\nname: demo\ndescription: café\n---\nbody text\n",
+    ),
     "P002": (b"\xef\xbb\xbf" + fm().encode(), fm()),
     "P003": (fm().replace("\n", "\r\n"), fm()),
     "P004": (fm().replace("\n", "\r"), fm()),

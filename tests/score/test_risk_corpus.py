@@ -216,4 +216,7 @@ def test_registry_skills_index_is_low_or_medium(capsys: pytest.CaptureFixture[st
         skill_id: result.reasons for skill_id, result in results.items() if result.level not in ("low", "medium")
     }
     for skill_id in DANGER_PATTERN_HOLDERS:
-        assert (results[skill_id].level, results[skill_id].findings) == ("low", ()), (skill_id, results[skill_id].reasons)
+        assert (results[skill_id].level, results[skill_id].findings) == ("low", ()), (
+            skill_id,
+            results[skill_id].reasons,
+        )

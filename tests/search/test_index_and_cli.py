@@ -19,7 +19,9 @@ def run_build(source, out):
 def test_incremental_indexing_touches_only_what_changed(tmp_path):
     source = tmp_path / "src"
     for i in range(5):
-        write_skill(source, f"p/skill-{i}", simple_skill(f"skill-{i}", description=f"Tool number {i}. Use when testing."))
+        write_skill(
+            source, f"p/skill-{i}", simple_skill(f"skill-{i}", description=f"Tool number {i}. Use when testing.")
+        )
     out = tmp_path / "site"
     first = run_build(source, out).search.whoosh
     assert (first.indexed, first.removed, first.unchanged) == (5, 0, 0)
@@ -52,12 +54,25 @@ def test_filters_and_typos(tmp_path):
 def test_search_command_json_is_stable(tmp_path):
     out = tmp_path / "site"
     run_build(SKILLS_INDEX, out)
-    result = CliRunner().invoke(main, ["search", "write a commit message", "--site", str(out), "--json", "--limit", "3"])
+    result = CliRunner().invoke(
+        main, ["search", "write a commit message", "--site", str(out), "--json", "--limit", "3"]
+    )
     data = json.loads(result.output)
     assert data["format"] == 1 and data["query"] == "write a commit message"
     first = data["results"][0]
     assert first["id"] == "registry-team/commit-message-writer" and first["rank"] == 1
-    assert set(first) == {"rank", "id", "name", "description", "version", "tier", "risk", "category", "last_updated", "match"}
+    assert set(first) == {
+        "rank",
+        "id",
+        "name",
+        "description",
+        "version",
+        "tier",
+        "risk",
+        "category",
+        "last_updated",
+        "match",
+    }
     assert first["match"]["fields"] == {"write": "name", "commit": "name", "message": "name"}
     text = CliRunner().invoke(main, ["search", "commit", "--site", str(out)]).output
     assert "commit-message-writer" in text and "why:" in text

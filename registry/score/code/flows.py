@@ -151,7 +151,7 @@ def _changes(facts: Facts, around: system.Surroundings | None, unit: str) -> lis
         seen.add((rule.code, change.line))
         values = {
             "what": change.what,
-            "asked": f"; the instructions say: \"{asked}\"" if asked else "",
+            "asked": f'; the instructions say: "{asked}"' if asked else "",
             "short": change.what if len(change.what) <= 110 else change.what[:109] + "…",
             "unit": unit,
         }
