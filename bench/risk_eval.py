@@ -4,7 +4,7 @@
                                         [--corpus ../shared/corpus] [--no-cost] [--no-corpus]
 
 1. Cases (tests/risk_cases): copied to a temporary folder, their binary and padded fixtures generated
-   (tests/risk_cases/make_binaries.py), then analysed as one registry by `registry.pipeline.analyse` (the
+   (tests/risk_cases/make_binaries.py), then analysed as one registry by `registry.analysis.analyse` (the
    build's own crawl, parse, validate, history and score stages, so registry-wide checks such as clone
    detection take part). Per family: malicious cases at or above their expected level and at or above
    medium (recall), benign cases above their maximum (false positives).
@@ -139,7 +139,7 @@ def _commit_history(root: Path) -> None:
 
 def evaluate_cases(workdir: Path, manifest: Path = MANIFEST) -> tuple[dict[int, str], list[CaseResult]]:
     """Copy the cases into `workdir`/cases, generate their fixtures, analyse them as one registry."""
-    from registry.pipeline import analyse
+    from registry.analysis import analyse
 
     families, cases = load_manifest(manifest)
     root = workdir / "cases"

@@ -49,4 +49,5 @@ class BuildOptions:
 
 
 DEFAULT_SOURCE = PROJECT_ROOT / "skills-index"
+BUNDLED_SKILLS = PROJECT_ROOT / "skills-index"  # the example registry shipped with the package
 DEFAULT_OUT = Path("public")

@@ -9,190 +9,30 @@ its inputs (registry/state.py).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import pickle
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO
 
-from registry import crawl as crawl_stage
-from registry import history, skill_jobs, validate
-from registry.build import BuildResult, Progress, _no_progress, search_cache
+from registry import history, render_jobs
+from registry.analysis import Analysis, Incremental, analyse
+from registry.build import BuildResult, Progress, search_cache
 from registry.config import BuildOptions, Limits
 from registry.emit import feeds, html, index_json, sitemap, well_known
 from registry.emit.search import SearchStats, emit_search
 from registry.emit.urls import SiteUrls
-from registry.lifecycle import Lifecycle, apply_lifecycle, check_against, find_lifecycle, load_lifecycle, redirects_file
-from registry.model import CrawlResult, Finding, LeftOut, Severity, Skill, SkillLocation
+from registry.lifecycle import Lifecycle, redirects_file
+from registry.model import Finding, LeftOut, Severity, Skill
 from registry.output import Buffers, SiteOutput, digest_of, double_buffered
-from registry.policy import Policy, PolicyError, find_policy, load_policy
-from registry.rules.catalog import all_rules
-from registry.score import Assessment, apply_severity_overrides, score_history
-from registry.score.clones import apply_clones, find_clones
+from registry.policy import Policy
+from registry.score import Assessment
 from registry.search.documents import SearchDocument
 from registry.skill_jobs import SourceChanged
-from registry.state import BuildState, key_of
-from registry.workers import Workers
+from registry.state import key_of
 
 __all__ = ["Analysis", "Incremental", "SourceChanged", "analyse", "run"]
-
-
-@dataclass
-class Analysis:
-    """Everything known about a source before anything is written: crawl, parse, validate, history, score."""
-
-    found: CrawlResult
-    skills: list[Skill]
-    repository: history.RepositoryInfo
-    assessments: dict[str, Assessment]
-    policy: Policy
-    limits: Limits
-    lifecycle: Lifecycle
-    analysis_keys: dict[str, str] = field(default_factory=dict)  # skill id -> cache key of its analysis
-    reused: int = 0  # skills whose analysis came from the build state
-
-
-@dataclass
-class Incremental:
-    """The build state and the fingerprints that key it; None of it for a build without state."""
-
-    state: BuildState
-    code: str
-    policy: str  # digest of registry.yaml's bytes
-    workers: Workers
-
-
-def analyse(
-    source: Path,
-    policy_path: Path | None = None,
-    default_limits: Limits | None = None,
-    progress: Progress = _no_progress,
-    lap: Callable[[str], None] = lambda stage: None,
-    incremental: Incremental | None = None,
-    workers: Workers | None = None,
-) -> Analysis:
-    workers = workers or (incremental.workers if incremental else Workers(1))
-    policy_file = policy_path or find_policy(source)
-    policy = load_policy(policy_file, frozenset(r.code for r in all_rules()))
-    lifecycle_file = find_lifecycle(policy_file, source)
-    lifecycle = load_lifecycle(lifecycle_file)
-    limits = policy.limits if policy.source else (default_limits or Limits())
-
-    digests = None
-    if incremental is not None:
-        known = incremental.state.meta("digests")
-        digests = crawl_stage.DigestCache(known if isinstance(known, dict) else None)
-    found = crawl_stage.crawl(source, limits, digests)
-    if incremental is not None and digests is not None and digests.seen != digests.known:
-        incremental.state.set_meta("digests", digests.seen)
-    lap("crawl")
-
-    keys: dict[str, str] = {}
-    if incremental is not None:
-        keys = {
-            loc.id: key_of(
-                "analysis", incremental.code, incremental.policy, dataclasses.astuple(limits), _plain_location(loc)
-            )
-            for loc in found.locations
-        }
-    cached = incremental.state.get_many("analysis", keys.values()) if incremental else {}
-    analysed: list[skill_jobs.Analysed | None] = [None] * len(found.locations)
-    missing: list[int] = []
-    for index, location in enumerate(found.locations):
-        value = cached.get(keys.get(location.id, ""))
-        if value is not None:
-            analysed[index] = pickle.loads(value)
-        else:
-            missing.append(index)
-    reused = len(found.locations) - len(missing)
-    work = [found.locations[i] for i in missing]
-    fresh = workers.map(
-        skill_jobs.analyse_skill, work, (limits, policy), lambda done, total: progress("parse", done, total)
-    )
-    for index, result in zip(missing, fresh, strict=True):
-        analysed[index] = result
-    if incremental is not None and missing:
-        incremental.state.put_many(
-            "analysis",
-            ((keys[found.locations[i].id], pickle.dumps(analysed[i], pickle.HIGHEST_PROTOCOL)) for i in missing),
-        )
-    if incremental is not None:
-        incremental.state.keep_only("analysis", keys.values())
-    results = [a for a in analysed if a is not None]
-    skills = [a.skill for a in results]
-    lap("parse")
-
-    validate.check_registry(skills)
-    problems = check_against(lifecycle, {s.id for s in skills}, str(source))
-    if problems:
-        raise PolicyError(str(lifecycle_file), problems)
-    apply_lifecycle(skills, lifecycle)
-    lap("validate")
-
-    saved = incremental.state.meta("history") if incremental else None
-    repository = history.read_repository(
-        found.source,
-        [s.location.rel_folder for s in skills],
-        limits,
-        saved if isinstance(saved, history.SavedWalk) else None,
-    )
-    if incremental is not None and repository.saved_walk is not None and repository.saved_walk is not saved:
-        incremental.state.set_meta("history", repository.saved_walk)
-    repository.saved_walk = None  # saved: tens of megabytes at 50,000 skills, not needed again
-    lap("history")
-
-    # Registry-wide: near-copies, before trust is earned so that it sees the final risk level.
-    clone_stage(results, repository, policy, limits, lifecycle, incremental, keys)
-
-    assessments: dict[str, Assessment] = {}
-    for index, result in enumerate(results):
-        skill = result.skill
-        if result.content is not None:
-            assessments[skill.id] = score_history(skill, result.content, repository, policy)
-        skill.findings = apply_severity_overrides(skill.findings, policy.severity)
-        progress("score", index + 1, len(results))
-    found.findings = apply_severity_overrides(found.findings, policy.severity)
-    lap("score")
-    return Analysis(found, skills, repository, assessments, policy, limits, lifecycle, keys, reused)
-
-
-def clone_stage(
-    results: list[skill_jobs.Analysed], repository: history.RepositoryInfo, policy: Policy, limits: Limits,
-    lifecycle: Lifecycle, incremental: Incremental | None = None, keys: dict[str, str] | None = None,
-) -> None:  # fmt: skip
-    """Find near-copies among the publishable skills and add their findings to each one's content score.
-
-    In an incremental build the result is kept in the build state, keyed by every compared skill's
-    analysis key (its files, the code and the policy) and first publication: a rebuild with the same
-    skills reuses it without reading a file.
-    """
-    candidates = [r.skill for r in results if r.content is not None and r.skill.publishable]
-    candidates = [s for s in candidates if s.id not in lifecycle.withdrawn]
-    first = {s.id: h.first_published for s in candidates if (h := repository.histories.get(s.location.rel_folder))}
-    contents = {r.skill.id: r.content for r in results if r.content is not None}
-    key = None
-    if incremental is not None and keys:
-        key = key_of("clones", incremental.code, [(s.id, keys.get(s.id), first.get(s.id)) for s in candidates])
-    saved = incremental.state.meta("clones") if incremental is not None and key is not None else None
-    if isinstance(saved, tuple) and len(saved) == 2 and saved[0] == key:
-        found = saved[1]
-    else:
-        found = find_clones(candidates, contents, policy, first, limits)
-        if incremental is not None and key is not None:
-            incremental.state.set_meta("clones", (key, found))
-    for result in results:
-        if result.content is not None and result.skill.id in found:
-            result.content = apply_clones(result.skill, result.content, found[result.skill.id])
-
-
-def _plain_location(location: SkillLocation) -> tuple:
-    return (
-        location.id, str(location.folder), location.rel_folder, location.skill_md,
-        tuple((f.path, f.size, f.digest, str(f.source), f.linked) for f in location.files), location.unpublished,
-    )  # fmt: skip
 
 
 def run(
@@ -338,7 +178,7 @@ class _SpooledEntries(Sequence[bytes]):
 
 
 def _render_key(
-    incremental: Incremental, settings: skill_jobs.PageSettings, analysis_key: str, job: skill_jobs.RenderJob
+    incremental: Incremental, settings: render_jobs.PageSettings, analysis_key: str, job: render_jobs.RenderJob
 ) -> str:
     skill = job.skill
     lifecycle = job.lifecycle
@@ -371,11 +211,11 @@ def _emit_site(
     page_site = html.SiteInfo(
         data.title, options.site_url, 0, 0, "git" if repository.commit else None, repository.shallow
     )
-    settings = skill_jobs.PageSettings(options.templates, page_site, data.limits)
+    settings = render_jobs.PageSettings(options.templates, page_site, data.limits)
 
     cards = {s.id: html.make_card(s, repository, data.assessments[s.id]) for s in published}
     jobs = [
-        skill_jobs.RenderJob(
+        render_jobs.RenderJob(
             skill, cards[skill.id], discovery.get(skill.id), repository.histories.get(skill.location.rel_folder),
             data.assessments[skill.id], data.lifecycle,
             frozenset(f.path for f in skill.location.files if _is_executable(f.source)),
@@ -404,7 +244,7 @@ def _emit_site(
             else:
                 todo.append(index)
         fresh = []
-        results = incremental.workers.map(skill_jobs.render_skill, [jobs[i] for i in todo], (settings,))
+        results = incremental.workers.map(render_jobs.render_skill, [jobs[i] for i in todo], (settings,))
         for index, rendered in zip(todo, results, strict=True):
             skill = jobs[index].skill
             if rendered.failed is not None:

@@ -25,10 +25,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from registry.analysis import Analysis, analyse
 from registry.history import GIT_ENV
 from registry.lifecycle import LIFECYCLE_FILE, Lifecycle, load_lifecycle
 from registry.model import Finding, Severity, Skill
-from registry.pipeline import Analysis, analyse
 from registry.policy import POLICY_FILE, RISK_LEVELS, Policy, PolicyError, load_policy
 from registry.rules.catalog import all_rules
 from registry.rules.pull_request import (
