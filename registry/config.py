@@ -8,6 +8,19 @@ from pathlib import Path
 PACKAGE_ROOT = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_ROOT.parent
 
+# Where the site's resources are read from: the one place that decides it. A built wheel carries
+# copies of the top-level folders in registry/_resources/ (setup.py); a source checkout or an
+# editable install has none and reads the top-level folders, so an edit shows at once.
+PACKAGED_RESOURCES = PACKAGE_ROOT / "_resources"
+RESOURCE_ROOT = PACKAGED_RESOURCES if PACKAGED_RESOURCES.is_dir() else PROJECT_ROOT
+TEMPLATES = RESOURCE_ROOT / "templates"
+STATIC = RESOURCE_ROOT / "static"
+SCHEMA = RESOURCE_ROOT / "schema"
+NETLIFY_TOML = RESOURCE_ROOT / "netlify.toml"  # the production headers `serve` answers with
+# The example registry shipped with the package. Its registry.yaml is found by `find_policy`: at the
+# repository root in a checkout, beside the skills in an installed copy (setup.py puts it there).
+BUNDLED_SKILLS = RESOURCE_ROOT / "skills-index"
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -36,9 +49,9 @@ class BuildOptions:
     policy: Path | None = None  # registry.yaml; found beside the source or at its git root when None
     title: str = "Skill Registry"
     limits: Limits = field(default_factory=Limits)
-    templates: Path = PROJECT_ROOT / "templates"
-    static: Path = PROJECT_ROOT / "static"
-    schema: Path = PROJECT_ROOT / "schema"
+    templates: Path = TEMPLATES
+    static: Path = STATIC
+    schema: Path = SCHEMA
     progress: bool = False
     clean: bool = False  # ignore the incremental build state and rebuild everything
     jobs: int | None = None  # worker processes; None = one per core
@@ -48,6 +61,5 @@ class BuildOptions:
         return self.base_url if self.base_url.endswith("/") else self.base_url + "/"
 
 
-DEFAULT_SOURCE = PROJECT_ROOT / "skills-index"
-BUNDLED_SKILLS = PROJECT_ROOT / "skills-index"  # the example registry shipped with the package
+DEFAULT_SOURCE = BUNDLED_SKILLS
 DEFAULT_OUT = Path("public")
