@@ -50,6 +50,13 @@ HOME = """{{ define "main" }}<h1>{{ .Site.Title }}</h1>
 """
 
 
+def missing(path: str | None = None) -> str | None:
+    """One sentence saying how to install Hugo when it is not on `path` (default: $PATH), else None."""
+    if shutil.which("hugo", path=path):
+        return None
+    return "hugo is not installed: run scripts/test, or apt-get install hugo (or pass --skip hugo)"
+
+
 def _split(text: str) -> tuple[dict, str]:
     if text.startswith("---\n"):
         end = text.find("\n---\n", 3)

@@ -464,6 +464,11 @@ def main(argv: list[str] | None = None) -> int:
     unknown = skip - {"noop", "changed", "query", "hugo"}
     if unknown:
         parser.error(f"unknown measurement(s) in --skip: {', '.join(sorted(unknown))}")
+    # Checked before generating anything: a missing Hugo would otherwise surface minutes later as a traceback.
+    hugo_missing = None if "hugo" in skip else hugo.missing()
+    if hugo_missing:
+        print(f"bench/run.py: {hugo_missing}", file=sys.stderr)
+        return 2
     work = args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="skill-registry-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     results: dict[int, dict] = {}

@@ -1,7 +1,7 @@
 """Real headless Chromium (Debian's package) driven by Playwright, against sites served on localhost.
 
-No browser is downloaded: Playwright is pointed at /usr/bin/chromium, which .ci/run installs. A
-missing browser fails these tests; it never skips them.
+No browser is downloaded: Playwright is pointed at /usr/bin/chromium, which scripts/test installs. A
+missing browser fails these tests with one sentence saying how to install it; it never skips them.
 """
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ import functools
 import threading
 from pathlib import Path
 
+import pytest
+from conftest import CHROMIUM, PROGRAMS
+
 from registry.serve import SiteHandler, SiteServer, load_header_rules, make_server
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -25,7 +27,8 @@ SCREENSHOTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "screensh
 
 
 def launch(playwright):
-    assert CHROMIUM.exists(), "Chromium is missing: install Debian's chromium package (.ci/run does)"
+    if not CHROMIUM.exists():
+        pytest.fail(PROGRAMS[str(CHROMIUM)], pytrace=False)
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
 
 

@@ -1,23 +1,148 @@
-"""Shared fixtures: paths to the repository, the real corpus, and helpers that make skill trees."""
+"""Shared fixtures: paths to the repository, the real corpus, and helpers that make skill trees.
+
+Also the suite's prerequisites (the shared data beside the repository, Node packages, programs): a test
+that needs a missing one fails with one sentence saying what is missing, where it was expected and how
+to install it, instead of a traceback (`FileNotFoundError: 'hugo'`) or a skip.
+"""
 
 from __future__ import annotations
 
+import inspect
 import os
 import subprocess
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+REPO_ROOT = TESTS.parent
 SKILLS_INDEX = REPO_ROOT / "skills-index"
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
-SEEDS = REPO_ROOT.parent / "shared" / "seeds"
+SHARED = REPO_ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+SEEDS = SHARED / "seeds"
+NODE_MODULES = TESTS / "interop" / "node_modules"
+
+SHARED_LAYOUT = (
+    "put a folder shared/ beside the repository holding corpus/ (real skills, SOURCES.md), seeds/ (dialect specs) "
+    "and docs/ (see the README's Prerequisites)"
+)
+
+
+@dataclass(frozen=True)
+class Prerequisite:
+    """A folder the suite reads that the repository does not hold, and how to get it."""
+
+    what: str
+    folder: Path
+    remedy: str
+
+    def sentence(self, expected: Path | None = None) -> str:
+        return f"{self.what} is missing: expected at {expected or self.folder}; {self.remedy}"
+
+
+SHARED_CORPUS = Prerequisite("the real-skill corpus", CORPUS, SHARED_LAYOUT)
+SHARED_SEEDS = Prerequisite("the dialect seed specs folder", SEEDS, SHARED_LAYOUT)
+INTEROP_PACKAGES = Prerequisite(
+    "a Node package of tests/interop", NODE_MODULES, "run scripts/test, or npm ci --prefix tests/interop"
+)
+FOLDERS = (SHARED_CORPUS, SHARED_SEEDS, INTEROP_PACKAGES)
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; Playwright is pointed at it (tests/browser_support.py)
+# Programs the tests run, as a FileNotFoundError names them, and the sentence for their absence.
+PROGRAMS = {
+    "git": "git is not installed (looked for on PATH): run scripts/test, or apt-get install git",
+    "hugo": "hugo is not installed (looked for on PATH): run scripts/test, or apt-get install hugo",
+    "node": "node is not installed (looked for on PATH): run scripts/test, or apt-get install nodejs",
+    "npm": "npm is not installed (looked for on PATH): run scripts/test, or apt-get install npm",
+    str(CHROMIUM): f"Chromium is not installed: expected at {CHROMIUM}; run scripts/test, or apt-get install chromium",
+}
+
+
+def require(prerequisite: Prerequisite) -> Path:
+    if not prerequisite.folder.is_dir():
+        pytest.fail(prerequisite.sentence(), pytrace=False)
+    return prerequisite.folder
+
+
+def missing_prerequisite(error: BaseException | None) -> str | None:
+    """The sentence for an error (or one it was raised from) caused by a missing program or shared folder."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, FileNotFoundError) and error.filename is not None:
+            name = str(error.filename)
+            if name in PROGRAMS:
+                return PROGRAMS[name]
+            for prerequisite in FOLDERS:
+                if not prerequisite.folder.is_dir() and Path(name).is_relative_to(prerequisite.folder):
+                    return prerequisite.sentence()
+        error = error.__cause__ or error.__context__
+    return None
+
+
+def _code_objects(code: types.CodeType) -> Iterator[types.CodeType]:
+    yield code
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):  # comprehensions, lambdas and nested functions
+            yield from _code_objects(constant)
+
+
+def missing_paths_read_by(item: pytest.Item) -> list[str]:
+    """Sentences for the prerequisite paths that a test's own code or its fixtures name and that do not exist.
+
+    A test that globs an absent folder sees nothing and would fail on an unrelated assertion, or not at
+    all, so the paths are checked before it runs rather than read from the error it raises.
+    """
+    functions = [getattr(item, "function", None)]
+    fixture_info = getattr(item, "_fixtureinfo", None)
+    if fixture_info is not None:
+        functions += [definition.func for defs in fixture_info.name2fixturedefs.values() for definition in defs]
+    sentences: list[str] = []
+    for function in functions:
+        function = inspect.unwrap(function) if function is not None else None
+        code = getattr(function, "__code__", None)
+        if code is None or not Path(code.co_filename).is_relative_to(TESTS):
+            continue
+        for names in (c.co_names for c in _code_objects(code)):
+            for name in names:
+                value = function.__globals__.get(name)
+                if not isinstance(value, Path) or value.exists():
+                    continue
+                for prerequisite in FOLDERS:
+                    if value.is_relative_to(prerequisite.folder):
+                        sentence = prerequisite.sentence(value)
+                        if sentence not in sentences:
+                            sentences.append(sentence)
+    return sentences
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    sentences = missing_paths_read_by(item)
+    if sentences:
+        pytest.fail("\n".join(sentences), pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if report.failed and call.excinfo is not None:
+        sentence = missing_prerequisite(call.excinfo.value)
+        if sentence:
+            report.longrepr = sentence
+    return report
 
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    assert CORPUS.is_dir(), f"the real-skill corpus is expected at {CORPUS} (../shared/corpus beside the repository)"
-    return CORPUS
+    return require(SHARED_CORPUS)
+
+
+@pytest.fixture(scope="session")
+def seeds() -> Path:
+    return require(SHARED_SEEDS)
 
 
 def write_skill(root: Path, rel: str, skill_md: str | bytes, files: dict[str, str | bytes] | None = None) -> Path:

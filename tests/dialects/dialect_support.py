@@ -8,6 +8,9 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from conftest import SEEDS as SEEDS  # the dialect tests read their seed spec from here
+from conftest import SHARED_CORPUS, require
+
 from registry.config import Limits
 from registry.crawl import crawl
 from registry.dialects.agent_flow_lite import AgentFlowLiteDialect
@@ -22,10 +25,6 @@ from registry.model import Finding, Skill, SkillFile, SkillLocation
 from registry.parse.document import read_document
 from registry.parse.skill import parse_skill
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SHARED = REPO_ROOT.parent / "shared"
-CORPUS = SHARED / "corpus"
-SEEDS = SHARED / "seeds"
 LIMITS = Limits()
 
 MINE = (SkillliDialect(), GibberishDialect(), AgentFlowLiteDialect(), BounoDialect(), WolffishDialect())
@@ -78,8 +77,7 @@ def only(findings: Iterable[Finding], code: str) -> list[Finding]:
 @functools.lru_cache(maxsize=1)
 def corpus_skills() -> tuple[dict[str, Skill], RegistryView]:
     """Every corpus skill parsed with all dialects, by SKILL.md path, and the registry view."""
-    assert CORPUS.is_dir(), f"the real-skill corpus is expected at {CORPUS} (../shared/corpus beside the repository)"
-    result = crawl(CORPUS, LIMITS)
+    result = crawl(require(SHARED_CORPUS), LIMITS)
     skills = {loc.skill_md_path: parse_skill(loc, LIMITS, dialects=ALL) for loc in result.locations}
     names: dict[str, list[str]] = collections.defaultdict(list)
     for skill in skills.values():
