@@ -1,34 +1,95 @@
-"""The `skill-registry` command: thin wrappers that parse options, call a stage, print."""
+"""The `skill-registry` command: thin wrappers that parse options, call a stage, print.
+
+Output: what a command was asked for (findings, digests, search results, JSON) goes to stdout;
+progress, the build summary, notes, warnings and errors go to stderr, so `build` and `serve`
+leave stdout empty and every other command's stdout can be piped. Messages on stderr start with
+"error: ", "warning: " or "note: ", then a lower-case sentence without a final period.
+
+Start-up: this module imports only click and the settings, so that `--help` and the light
+commands start fast; each command imports what it runs.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from registry import __version__
-from registry.config import DEFAULT_OUT, DEFAULT_SOURCE, BuildOptions
-from registry.model import Finding, Severity
-from registry.output import BuildLocked
-from registry.policy import PolicyError
+from registry.config import BUNDLED_SKILLS, DEFAULT_OUT, BuildOptions
+
+if TYPE_CHECKING:
+    from registry.build import BuildResult
+
+REGISTRY_FOLDER = Path("skills-index")  # where a registry keeps its skills, at its root
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class RegistryGroup(click.Group):
+    """The command group, with click's own usage errors worded like every other message."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as err:
+            click.echo(f"error: {_sentence(err.format_message())}", err=True)
+            if err.ctx is not None:
+                click.echo(f"{err.ctx.get_usage()}\nTry '{err.ctx.command_path} --help' for help", err=True)
+            sys.exit(err.exit_code)
+        except click.ClickException as err:
+            click.echo(f"error: {_sentence(err.format_message())}", err=True)
+            sys.exit(err.exit_code)
+        except click.Abort:
+            click.echo("aborted", err=True)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+def _sentence(message: str) -> str:
+    """click's messages ("Invalid value for ...") in the house style: lower-case start, no final period."""
+    message = message.strip().rstrip(".")
+    return message[:1].lower() + message[1:] if message[1:2].islower() else message
+
+
+@click.group(cls=RegistryGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="skill-registry")
 def main() -> None:
     """Build and check a static registry of agent skills."""
 
 
-@main.command()
-@click.option(
-    "--source",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=DEFAULT_SOURCE,
-    show_default="skills-index/",
-    help="Folder (or git checkout) holding the skills.",
+def choose_source(explicit: Path | None) -> Path:
+    """--source when given; else ./skills-index/ (a registry's root); else the bundled example. Says which."""
+    if explicit is not None:
+        source, line = explicit, f"Reading {explicit}"
+    elif REGISTRY_FOLDER.is_dir():
+        source, line = REGISTRY_FOLDER, f"Reading {REGISTRY_FOLDER}/ (this registry)"
+    elif BUNDLED_SKILLS.is_dir():
+        source = BUNDLED_SKILLS
+        line = f"Reading the bundled example registry at {source} (no {REGISTRY_FOLDER}/ here; --source picks another)"
+    else:
+        click.echo(f"error: no {REGISTRY_FOLDER}/ here and no bundled example registry; pass --source FOLDER", err=True)
+        sys.exit(2)
+    click.echo(line, err=True)
+    return source
+
+
+def warn_when_empty(result: BuildResult) -> None:
+    if result.counts()["skills_found"] == 0:
+        click.echo(f"warning: no SKILL.md found under {result.source}; the site lists no skills", err=True)
+
+
+SOURCE_HELP = (
+    "Folder (or git checkout) holding the skills. Default: ./skills-index/ when it exists, else the bundled "
+    "example registry."
 )
+
+
+@main.command(short_help="Build the site and its index.json from a tree of skills.")
+@click.option("--source", type=click.Path(exists=True, file_okay=False, path_type=Path), help=SOURCE_HELP)
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
@@ -54,21 +115,26 @@ def main() -> None:
 @click.option(
     "--jobs", "-j", type=click.IntRange(min=1), help="Worker processes for reading and rendering [default: cores]."
 )
-@click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary line (and warnings and errors).")
 def build(
-    source: Path, out: Path, base_url: str, strict: bool, report: Path | None, policy: Path | None, title: str,
-    clean: bool, jobs: int | None, quiet: bool,
+    source: Path | None, out: Path, base_url: str, strict: bool, report: Path | None, policy: Path | None,
+    title: str, clean: bool, jobs: int | None, quiet: bool,
 ) -> None:  # fmt: skip
-    """Build the site, index.json and .well-known layouts from a tree of skills.
+    """Build the site, index.json and the .well-known layouts from a tree of skills.
 
     Builds are incremental: what did not change since the last build into the same --out is
     reused from the build state beside it, and a build that changes nothing writes nothing.
     The output is byte-for-byte what --clean would give.
+
+    The site and --report are the results; progress and the summary go to stderr.
     """
+    from registry.output import BuildLocked
+    from registry.policy import PolicyError
     from registry.summary import print_build_summary, progress_reporter
 
+    chosen = source if quiet and source is not None else choose_source(source)
     options = BuildOptions(
-        source=source, out=out, base_url=base_url, strict=strict, report=report, policy=policy, title=title,
+        source=chosen, out=out, base_url=base_url, strict=strict, report=report, policy=policy, title=title,
         clean=clean, jobs=jobs,
     )  # fmt: skip
     with progress_reporter(enabled=not quiet) as progress:
@@ -80,16 +146,21 @@ def build(
             click.echo(f"error: {err}", err=True)
             sys.exit(1)
         except PolicyError as err:
-            click.echo(f"error: {err.path} is not a valid policy:", err=True)
-            for problem in err.problems:
-                click.echo(f"  {problem}", err=True)
+            _policy_problems(err)
             sys.exit(1)
     print_build_summary(result, quiet=quiet)
+    warn_when_empty(result)
     if strict and result.error_count:
         sys.exit(1)
 
 
-@main.command()
+def _policy_problems(err) -> None:
+    click.echo(f"error: {err.path} is not a valid policy:", err=True)
+    for problem in err.problems:
+        click.echo(f"  {problem}", err=True)
+
+
+@main.command(short_help="Check skills as a build would, before publishing.")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--format",
@@ -97,7 +168,8 @@ def build(
     type=click.Choice(["text", "json", "github", "sarif"]),
     default="text",
     show_default=True,
-    help="sarif: a SARIF 2.1.0 log for GitHub code scanning (upload it with github/codeql-action/upload-sarif).",
+    help="text: one compiler-style line per finding; json: stable JSON; github: GitHub Actions annotations; "
+    "sarif: a SARIF 2.1.0 log for GitHub code scanning (upload it with github/codeql-action/upload-sarif).",
 )
 @click.option("--strict", is_flag=True, help="Warnings also fail (exit 1).")
 def validate(paths: tuple[Path, ...], output_format: str, strict: bool) -> None:
@@ -110,6 +182,7 @@ def validate(paths: tuple[Path, ...], output_format: str, strict: bool) -> None:
     """
     from registry import report
     from registry.checker import check_paths
+    from registry.model import Finding, Severity
 
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -136,7 +209,7 @@ def validate(paths: tuple[Path, ...], output_format: str, strict: bool) -> None:
     sys.exit(1 if any(f.severity in failing for f in findings) else 0)
 
 
-@main.command()
+@main.command(short_help="Print (or write) the content digest of a skill.")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--write", is_flag=True, help="Write the checksum into SKILL.md's frontmatter.")
 def checksum(path: Path, write: bool) -> None:
@@ -163,7 +236,7 @@ def checksum(path: Path, write: bool) -> None:
         click.echo(skill.content_digest)
 
 
-@main.command()
+@main.command(short_help="Print every rule: code, severity, example, fix.")
 def rules() -> None:
     """Print every rule with its code, severity, example and fix (Markdown)."""
     from registry.rules.catalog import markdown_table
@@ -171,8 +244,14 @@ def rules() -> None:
     click.echo(markdown_table(), nl=False)
 
 
-@main.command()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("docs"), show_default=True)
+@main.command(short_help="Regenerate docs/rules.md, policy.md and risk.md.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("docs"),
+    show_default=True,
+    help="Folder the pages are written to.",
+)
 def docs(out: Path) -> None:
     """Regenerate the reference pages made from code: rules.md, policy.md and risk.md."""
     from registry.policy import policy_markdown
@@ -183,10 +262,10 @@ def docs(out: Path) -> None:
     (out / "rules.md").write_text(markdown_table(), encoding="utf-8")
     (out / "policy.md").write_text(policy_markdown(), encoding="utf-8")
     (out / "risk.md").write_text(risk_markdown(), encoding="utf-8")
-    click.echo(f"wrote {out / 'rules.md'}, {out / 'policy.md'} and {out / 'risk.md'}")
+    click.echo(f"Wrote {out / 'rules.md'}, {out / 'policy.md'} and {out / 'risk.md'}", err=True)
 
 
-@main.command("check-pr")
+@main.command("check-pr", short_help="Check a pull request: can it be merged?")
 @click.option("--base", required=True, help="The commit the pull request targets (e.g. origin/main or a sha).")
 @click.option("--head", default="HEAD", show_default=True, help="The pull request's commit.")
 @click.option("--actor", help="GitHub login of the author; checked against namespace owners in registry.yaml.")
@@ -196,17 +275,24 @@ def docs(out: Path) -> None:
     type=click.Choice(["text", "json", "github", "markdown"]),
     default="text",
     show_default=True,
+    help="text: a line per change and finding; json: stable JSON; github: GitHub Actions annotations; "
+    "markdown: a pull request comment.",
 )
 @click.option(
     "--source", default="skills-index", show_default=True, help="Skills folder, relative to the repository root."
 )
 @click.option(
-    "--repo", type=click.Path(exists=True, file_okay=False, path_type=Path), default=Path("."), show_default=True
+    "--repo",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="The registry's git repository.",
 )
 def check_pr(base: str, head: str, actor: str | None, output_format: str, source: str, repo: Path) -> None:
     """Check a pull request: exit 0 when it can be merged, 1 when it cannot (2 for usage errors)."""
     from registry import pr
     from registry import report as reports
+    from registry.model import Severity
 
     try:
         result = pr.check_pull_request(repo, base, head, actor, source)
@@ -233,11 +319,11 @@ def check_pr(base: str, head: str, actor: str | None, output_format: str, source
     sys.exit(0 if result.mergeable else 1)
 
 
-@main.command()
+@main.command(short_help="Search a built site's skills, ranked as the site ranks them.")
 @click.argument("query")
 @click.option(
     "--site",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=click.Path(file_okay=False, path_type=Path),
     default=DEFAULT_OUT,
     show_default=True,
     help="A built site (its search index is kept in .<site>.cache/ beside it).",
@@ -246,71 +332,104 @@ def check_pr(base: str, head: str, actor: str | None, output_format: str, source
 @click.option("--trust", type=click.Choice(["official", "verified", "community"]), help="Only this trust tier.")
 @click.option("--risk", type=click.Choice(["low", "medium", "high", "critical"]), help="Only this risk level.")
 @click.option("--dialect", help="Only skills using this dialect (e.g. skillli, wolffish).")
-@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200))
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200), help="Most results to show.")
 @click.option("--json", "as_json", is_flag=True, help="Stable JSON for agents and scripts.")
 def search(
     query: str, site: Path, category: str | None, trust: str | None, risk: str | None, dialect: str | None,
     limit: int, as_json: bool,
 ) -> None:  # fmt: skip
-    """Search a built site's skills, ranked as the site ranks them."""
+    """Search a built site's skills, ranked as the site ranks them.
+
+    Results go to stdout. When nothing matches, the reason says which filter left nothing.
+    """
     from registry.build import search_cache
-    from registry.search.present import print_results, results_json
+    from registry.search.present import no_results_reason, print_results, results_json
     from registry.search.query import Filters
     from registry.search.query import search as run_search
 
     index_dir = search_cache(site) / "whoosh"
     if not index_dir.is_dir():
-        click.echo(f"error: {site} has no search index; run `skill-registry build --out {site}` first", err=True)
+        command = "skill-registry build" + ("" if site == DEFAULT_OUT else f" --out {site}")
+        what = "does not exist" if not site.exists() else "has no search index"
+        click.echo(f"error: {site} {what}; build the site first: {command}", err=True)
         sys.exit(2)
-    ranked = run_search(index_dir, query, Filters(category, trust, dialect, risk), limit)
+    filters = Filters(category, trust, dialect, risk)
+    ranked = run_search(index_dir, query, filters, limit)
+    reason = None if ranked else no_results_reason(index_dir, query, filters)
     if as_json:
         click.echo(results_json(query, ranked))
+        if reason:
+            click.echo(reason, err=True)
+    elif reason:
+        click.echo(reason)
     else:
         print_results(query, ranked)
 
 
-@main.command()
-@click.option("--port", default=8000, show_default=True, type=int)
+@main.command(short_help="Build, serve locally, and rebuild on every change.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option("--source", type=click.Path(exists=True, file_okay=False, path_type=Path), help=SOURCE_HELP)
 @click.option(
-    "--source",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=DEFAULT_SOURCE,
-    show_default="skills-index/",
+    "--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True, help="Where the site is built."
 )
-@click.option("--out", type=click.Path(path_type=Path), default=DEFAULT_OUT, show_default=True)
 @click.option("--no-build", is_flag=True, help="Serve the existing --out folder as it is.")
 @click.option("--no-watch", is_flag=True, help="Do not rebuild when the source changes.")
-@click.option("--bind", default="127.0.0.1", show_default=True)
-def serve(port: int, source: Path, out: Path, no_build: bool, no_watch: bool, bind: str) -> None:
-    """Build the site, serve it locally as production would, and rebuild whenever a skill changes."""
+@click.option("--bind", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
+@click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path), help="Write every finding of each build as JSON here."
+)
+def serve(
+    port: int, source: Path | None, out: Path, no_build: bool, no_watch: bool, bind: str, report: Path | None
+) -> None:
+    """Build the site, serve it locally as production would, and rebuild whenever a skill changes.
+
+    Progress and the summary of each build go to stderr.
+    """
     from registry.build import build as run_build
-    from registry.config import PROJECT_ROOT
-    from registry.serve import serve_site
+    from registry.output import BuildLocked
+    from registry.policy import PolicyError, find_policy
+    from registry.serve import PortUnavailable, open_server, serve_site
     from registry.summary import print_build_summary
 
-    base_url = f"http://{'localhost' if bind in ('127.0.0.1', '0.0.0.0') else bind}:{port}/"
-    options = BuildOptions(source=source, out=out, base_url=base_url)
-
-    def rebuild(changed: set[str]) -> None:
-        if changed:
-            shown = sorted(os.path.relpath(p) for p in changed)
-            click.echo(f"Changed: {', '.join(shown[:8])}{' …' if len(shown) > 8 else ''}; rebuilding")
-        try:
-            print_build_summary(run_build(options), quiet=True)
-        except (PolicyError, BuildLocked, OSError, ValueError) as err:
-            click.echo(f"Build failed, still serving the previous site: {err}", err=True)
-
-    if not no_build:
-        rebuild(set())
-    if not out.is_dir():
-        click.echo(f"error: {out} does not exist; run `skill-registry build` first", err=True)
+    # Listen before building: a busy port is reported at once, not after a build.
+    try:
+        server = open_server(out, bind, port)
+    except PortUnavailable as err:
+        click.echo(f"error: {err}", err=True)
         sys.exit(2)
-    from registry.policy import find_policy
+    with server:
+        base_url = f"http://{'localhost' if bind in ('127.0.0.1', '0.0.0.0') else bind}:{server.server_port}/"
+        options = BuildOptions(source=choose_source(source), out=out, base_url=base_url, report=report)
 
-    candidates = (source, PROJECT_ROOT / "templates", PROJECT_ROOT / "static", find_policy(source))
-    watched = [] if no_watch else [p for p in candidates if p is not None and p.exists()]
-    click.echo(f"Serving {out} at {base_url}" + ("" if no_watch else " (rebuilding on change)") + "; Ctrl+C to stop")
-    serve_site(out, bind, port, None if no_watch else rebuild, watched)
+        def rebuild(changed: set[str]) -> None:
+            if changed:
+                shown = sorted(os.path.relpath(p) for p in changed)
+                more = " …" if len(shown) > 8 else ""
+                click.echo(f"Changed: {', '.join(shown[:8])}{more}; rebuilding", err=True)
+            try:
+                result = run_build(options)
+            except PolicyError as err:
+                _policy_problems(err)
+                click.echo("note: still serving the previous site", err=True)
+                return
+            except (BuildLocked, OSError, ValueError) as err:
+                click.echo(f"error: the build failed, still serving the previous site: {err}", err=True)
+                return
+            print_build_summary(result, quiet=True, reasons=True)
+            warn_when_empty(result)
+
+        if not no_build:
+            rebuild(set())
+        if not out.is_dir():
+            click.echo(f"error: {out} does not exist; build it first: skill-registry build --out {out}", err=True)
+            sys.exit(2)
+        candidates = (options.source, options.templates, options.static, find_policy(options.source))
+        watched = [] if no_watch else [p for p in candidates if p is not None and p.exists()]
+        click.echo(
+            f"Serving {out} at {base_url}" + ("" if no_watch else " (rebuilding on change)") + "; Ctrl+C to stop",
+            err=True,
+        )
+        serve_site(server, None if no_watch else rebuild, watched)
 
 
 def _register_authoring_commands() -> None:

@@ -20,12 +20,15 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from registry.dialects.standard import ASCII_NAME, RESERVED_WORDS, suggest_name
-from registry.model import Severity
-from registry.policy import DEFAULT_CATEGORIES, POLICY_FILE, Policy, PolicyError, find_policy, load_policy
+if TYPE_CHECKING:
+    from registry.policy import Policy
+
+# The registry's modules (dialects, policy and its JSON Schema) are imported by the commands that
+# use them, so that `skill-registry --help`, which registers these commands, stays fast.
 
 DIALECT_CHOICES = ("agent-skills", "claude-code", "skillli", "gibberish", "agent-flow-lite", "bouno", "wolffish")
 PUBLISHER = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")  # registry.yaml's publisher and namespace names
@@ -441,15 +444,24 @@ TEMPLATES: dict[str, Callable[[Scaffold], dict[str, str]]] = {
 
 
 def render_skill(
-    name: str, dialect: str, publisher: str, version: str = "0.1.0", categories: tuple[str, ...] = DEFAULT_CATEGORIES
+    name: str, dialect: str, publisher: str, version: str = "0.1.0", categories: tuple[str, ...] | None = None
 ) -> dict[str, str]:
-    """The files of a new skill (path relative to its folder -> text), before any checksum."""
+    """The files of a new skill (path relative to its folder -> text), before any checksum.
+
+    Without `categories`, those of a registry without a policy (policy.DEFAULT_CATEGORIES).
+    """
+    if categories is None:
+        from registry.policy import DEFAULT_CATEGORIES
+
+        categories = DEFAULT_CATEGORIES
     category = "development" if "development" in categories else (categories[0] if categories else "other")
     return TEMPLATES[dialect](Scaffold(name, publisher, version, category, tuple(categories)))
 
 
 def name_problem(name: str) -> str | None:
     """Why NAME cannot be a skill name (the standard dialect's rules, warnings included), or None."""
+    from registry.dialects.standard import ASCII_NAME, RESERVED_WORDS
+
     if not name:
         return "it is empty"
     if len(name) > 64:
@@ -463,6 +475,8 @@ def name_problem(name: str) -> str | None:
 
 
 def suggest_skill_name(name: str) -> str:
+    from registry.dialects.standard import RESERVED_WORDS, suggest_name
+
     suggestion = suggest_name(name)
     for word in RESERVED_WORDS:
         suggestion = suggestion.replace(word, "")
@@ -504,6 +518,8 @@ def _default_publisher(policy: Policy | None) -> tuple[str, str]:
 
 def _load_policy_quietly(source: Path) -> tuple[Policy | None, Path | None, str | None]:
     """The policy `build` would use for source (or registry.yaml beside it), without failing."""
+    from registry.policy import POLICY_FILE, PolicyError, find_policy, load_policy
+
     path = find_policy(source)
     if path is None:
         beside = source.parent / POLICY_FILE
@@ -529,7 +545,7 @@ def _existing_names(source: Path, name: str, target: Path) -> list[Path]:
     return sorted(found)
 
 
-@click.command("new")
+@click.command("new", short_help="Create a new skill from a template, in any dialect.")
 @click.argument("name")
 @click.option(
     "--publisher",
@@ -557,13 +573,15 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
     from registry import checksum as checksums
     from registry import report
     from registry.checker import check_paths, display_path
+    from registry.model import Severity
+    from registry.policy import DEFAULT_CATEGORIES, POLICY_FILE
     from registry.versions import parse_version
 
     problem = name_problem(name)
     if problem:
         suggestion = suggest_skill_name(name)
         raise click.BadParameter(
-            f"'{name}' is not a valid skill name: {problem}. Try: skill-registry new {suggestion}",
+            f"'{name}' is not a valid skill name: {problem}; try `skill-registry new {suggestion}`",
             param_hint="NAME",
         )
     if parse_version(version) is None:
@@ -572,7 +590,7 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
         hint = re.search(r'version: "([^"]+)"', semver_fix(version))
         suggestion = hint.group(1) if hint else "0.1.0"
         raise click.BadParameter(
-            f"'{version}' is not a semver version (MAJOR.MINOR.PATCH). Try: --version {suggestion}",
+            f"'{version}' is not a semver version (MAJOR.MINOR.PATCH); try --version {suggestion}",
             param_hint="--version",
         )
 
@@ -583,7 +601,7 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
     if not PUBLISHER.match(publisher):
         raise click.BadParameter(
             f"'{publisher}' is not a valid publisher name: use lowercase letters, digits, '-', '_' and '.', "
-            f"starting with a letter or digit. Try: --publisher {_slug(publisher)}",
+            f"starting with a letter or digit; try --publisher {_slug(publisher)}",
             param_hint="--publisher",
         )
 
@@ -602,7 +620,7 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
     if duplicates:
         click.echo(
             f"error: a skill named '{name}' already exists at {display_path(duplicates[0])}; skill names must be "
-            f"unique in a registry (F003, D002). Choose another name, e.g. {name}-2 or {publisher}-{name}",
+            f"unique in a registry (F003, D002); choose another name, e.g. {name}-2 or {publisher}-{name}",
             err=True,
         )
         sys.exit(1)
@@ -635,15 +653,17 @@ def new(name: str, publisher: str | None, dialect: str, source: Path, version: s
     if policy_problem:
         click.echo(f"warning: {display_path(policy_path)} is not a valid policy ({policy_problem})", err=True)
     elif policy is None:
-        click.echo(f"note: no {POLICY_FILE} found for {display_path(source)}; publisher namespaces were not checked")
+        click.echo(
+            f"note: no {POLICY_FILE} found for {display_path(source)}; publisher namespaces were not checked", err=True
+        )
     elif policy.owner_of(publisher) is None:
         click.echo(
-            f"warning: namespace '{publisher}' has no publisher in {display_path(policy_path)}. A pull request may add "
-            f"skills there only if '{publisher}' is its author's GitHub login (a personal namespace); otherwise "
+            f"warning: namespace '{publisher}' has no publisher in {display_path(policy_path)}; a pull request may "
+            f"add skills there only if '{publisher}' is its author's GitHub login (a personal namespace), otherwise "
             f"ask a registry maintainer to add it to {POLICY_FILE}:\n\n"
             f"  publishers:\n    {publisher}:\n      tier: community\n      namespaces: [{publisher}]\n"
             "      maintainers: [YOUR-GITHUB-LOGIN]\n\n"
-            "and to run `skill-registry codeowners` to update .github/CODEOWNERS.",
+            "and to run `skill-registry codeowners` to update .github/CODEOWNERS",
             err=True,
         )
 
@@ -684,8 +704,15 @@ def _root_pattern(skills_root: str) -> str:
     return "/" if root in ("", ".") else f"/{root}/"
 
 
-def render_codeowners(policy: Policy, skills_root: str = "skills-index", policy_file: str = POLICY_FILE) -> str:
-    """CODEOWNERS for the policy: deterministic (sorted), one line per namespace."""
+def render_codeowners(policy: Policy, skills_root: str = "skills-index", policy_file: str | None = None) -> str:
+    """CODEOWNERS for the policy: deterministic (sorted), one line per namespace.
+
+    `policy_file` is the policy's name as the header comment shows it (default: registry.yaml).
+    """
+    if policy_file is None:
+        from registry.policy import POLICY_FILE
+
+        policy_file = POLICY_FILE
     maintainers = tuple(policy.maintainers)
     registry_owners = _owner_list(maintainers, ())
     root = _root_pattern(skills_root)
@@ -718,12 +745,11 @@ def render_codeowners(policy: Policy, skills_root: str = "skills-index", policy_
     return "\n".join(lines) + "\n"
 
 
-@click.command("codeowners")
+@click.command("codeowners", short_help="Generate .github/CODEOWNERS from registry.yaml.")
 @click.option(
     "--policy",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=Path(POLICY_FILE),
-    show_default=True,
+    show_default="registry.yaml",
     help="The registry's policy file.",
 )
 @click.option(
@@ -737,8 +763,15 @@ def render_codeowners(policy: Policy, skills_root: str = "skills-index", policy_
     "--skills-root", default="skills-index", show_default=True, help="Folder of the skills, from the repository root."
 )
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 when the file is missing or stale.")
-def codeowners(policy: Path, out: Path, skills_root: str, check: bool) -> None:
+def codeowners(policy: Path | None, out: Path, skills_root: str, check: bool) -> None:
     """Generate CODEOWNERS from registry.yaml: publishers review their namespaces, maintainers everything."""
+    from registry.policy import POLICY_FILE, PolicyError, load_policy
+
+    given = policy is not None
+    policy = policy if policy is not None else Path(POLICY_FILE)
+    if not policy.is_file():
+        click.echo(f"error: no {POLICY_FILE} here; run this at the registry's root, or pass --policy FILE", err=True)
+        sys.exit(2)
     try:
         loaded = load_policy(policy)  # rule codes in overrides are checked by `build`, not needed here
     except PolicyError as err:
@@ -747,7 +780,7 @@ def codeowners(policy: Path, out: Path, skills_root: str, check: bool) -> None:
             click.echo(f"  {problem}", err=True)
         sys.exit(1)
     expected = render_codeowners(loaded, skills_root, policy.name)
-    regenerate = "skill-registry codeowners" + _arguments(policy, out, skills_root)
+    regenerate = "skill-registry codeowners" + _arguments(policy if given else None, out, skills_root)
     if check:
         if not out.is_file():
             click.echo(f"error: {out} is missing; create it with `{regenerate}`", err=True)
@@ -762,19 +795,22 @@ def codeowners(policy: Path, out: Path, skills_root: str, check: bool) -> None:
             fromfile=f"{out} (current)",
             tofile=f"{out} (from {policy})",
         )
-        click.echo(f"error: {out} is stale: it does not match {policy}. Run `{regenerate}` and commit it.", err=True)
+        click.echo(f"error: {out} is stale (it does not match {policy}); run `{regenerate}` and commit it", err=True)
         click.echo("".join(diff), err=True, nl=False)
         sys.exit(1)
     out.parent.mkdir(parents=True, exist_ok=True)
     changed = not out.is_file() or out.read_text(encoding="utf-8") != expected
     out.write_text(expected, encoding="utf-8", newline="\n")
     namespaces = sum(len(p.namespaces) for p in loaded.publishers.values())
-    click.echo(f"{'wrote' if changed else 'unchanged:'} {out} ({namespaces} namespaces from {policy})")
+    click.echo(f"{'Wrote' if changed else 'Unchanged:'} {out} ({namespaces} namespaces from {policy})", err=True)
 
 
-def _arguments(policy: Path, out: Path, skills_root: str) -> str:
+def _arguments(policy: Path | None, out: Path, skills_root: str) -> str:
+    """The options to repeat in the command that regenerates the file: those that differ from the defaults."""
+    from registry.policy import POLICY_FILE
+
     parts = []
-    if policy != Path(POLICY_FILE):
+    if policy is not None and policy != Path(POLICY_FILE):
         parts.append(f" --policy {policy}")
     if out != Path(".github/CODEOWNERS"):
         parts.append(f" --out {out}")

@@ -1,23 +1,50 @@
-"""Printing findings: compiler-style text, stable JSON, GitHub Actions workflow commands."""
+"""Printing findings: compiler-style text, stable JSON, GitHub Actions workflow commands.
+
+Also the rich console the other printers share (build summary, search results).
+"""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from registry.model import Finding, Severity
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 JSON_FORMAT_VERSION = 1
+UNWRAPPED_WIDTH = 10_000  # columns given to a pipe or file: in effect, lines are never wrapped
 
 
-def text_line(finding: Finding) -> str:
+def console(stderr: bool = False) -> Console:
+    """A rich console for stdout (or stderr) that wraps only on a terminal.
+
+    On a pipe or in a file, rich would wrap at 80 columns and fold table cells mid-word, breaking the
+    ids and paths a reader greps for; there each line is printed whole instead.
+    """
+    from rich.console import Console
+
+    terminal = Console(stderr=stderr, highlight=False, soft_wrap=True)
+    if terminal.is_terminal:
+        return terminal
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=UNWRAPPED_WIDTH)
+
+
+def location(finding: Finding) -> str:
+    """path, path:line or path:line:column, as compilers print them."""
     where = finding.path
     if finding.line:
         where += f":{finding.line}"
         if finding.column:
             where += f":{finding.column}"
-    line = f"{where}: {finding.severity.value} {finding.code} {finding.message}"
+    return where
+
+
+def text_line(finding: Finding) -> str:
+    line = f"{location(finding)}: {finding.severity.value} {finding.code} {finding.message}"
     if finding.hint:
         line += f"\n    hint: {finding.hint}"
     return line

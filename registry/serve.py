@@ -8,6 +8,7 @@ skill at once.
 
 from __future__ import annotations
 
+import errno
 import functools
 import http.server
 import re
@@ -17,9 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
-import watchfiles
-
-from registry.config import PROJECT_ROOT
+from registry.config import NETLIFY_TOML
 
 CONTENT_TYPES = {
     ".md": "text/markdown; charset=utf-8",
@@ -36,7 +35,7 @@ CONTENT_TYPES = {
 }
 
 
-def load_header_rules(netlify_toml: Path = PROJECT_ROOT / "netlify.toml") -> list[tuple[re.Pattern, dict[str, str]]]:
+def load_header_rules(netlify_toml: Path = NETLIFY_TOML) -> list[tuple[re.Pattern, dict[str, str]]]:
     """netlify.toml [[headers]] as (path pattern, headers); `*` matches any run of characters."""
     if not netlify_toml.is_file():
         return []
@@ -108,13 +107,39 @@ def make_server(site: Path, bind: str, port: int) -> SiteServer:
     return SiteServer((bind, port), handler)
 
 
-def serve_site(site: Path, bind: str, port: int, rebuild: Callable[[set[str]], None] | None = None,
+class PortUnavailable(Exception):
+    """The server cannot listen where it was asked to; the message says what to pass instead."""
+
+
+def open_server(site: Path, bind: str, port: int) -> SiteServer:
+    """A server listening on bind:port, or PortUnavailable with a one-line reason and the option to change."""
+    try:
+        return make_server(site, bind, port)
+    except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            raise PortUnavailable(
+                f"port {port} on {bind} is already in use; serve on another one with --port {_next_port(port)}"
+            ) from err
+        if err.errno == errno.EACCES:
+            raise PortUnavailable(
+                f"no permission to listen on port {port}; use a port above 1023, e.g. --port 8000"
+            ) from err
+        reason = err.strerror or str(err)
+        raise PortUnavailable(f"cannot listen on {bind}:{port} ({reason}); check --bind and --port") from err
+
+
+def _next_port(port: int) -> int:
+    return port + 1 if port < 65535 else 8000
+
+
+def serve_site(server: SiteServer, rebuild: Callable[[set[str]], None] | None = None,
                watched: list[Path] | None = None) -> None:  # fmt: skip
     """Serve until Ctrl+C; with `rebuild`, watch `watched` and rebuild on every change.
 
     The build swaps the new site in atomically, so a reader never sees a half-built site.
     """
-    server = make_server(site, bind, port)
+    import watchfiles
+
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

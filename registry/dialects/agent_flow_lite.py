@@ -274,17 +274,21 @@ class AgentFlowLiteDialect:
         for number, entry in enumerate(value, start=1):
             first, last = ranges[number - 1]
             if not isinstance(entry, dict):
-                out.append(INPUT_NOT_MAPPING.at(path, first, None, number=number, found=describe_type(entry)))
+                out.append(
+                    INPUT_NOT_MAPPING.at(
+                        path, first, _content_column(text_lines, first), number=number, found=describe_type(entry)
+                    )
+                )
                 continue
             name = entry.get("name")
             if not isinstance(name, str) or not name.strip():
-                out.append(INPUT_WITHOUT_NAME.at(path, first, None, number=number))
+                out.append(INPUT_WITHOUT_NAME.at(path, first, _content_column(text_lines, first), number=number))
                 continue
             name = name.strip()
             line, column = _find(text_lines, first, (last or 0) + 1, "name:", name)
 
-            def field_line(field: str, first: int | None = first, last: int | None = last) -> int | None:
-                return _find(text_lines, first, (last or 0) + 1, f"{field}:", "")[0]
+            def field_at(field: str, first: int | None = first, last: int | None = last) -> tuple[int | None, ...]:
+                return _find(text_lines, first, (last or 0) + 1, f"{field}:", "")
 
             if not _NAME.fullmatch(name):
                 problem = (
@@ -308,14 +312,14 @@ class AgentFlowLiteDialect:
                 if not isinstance(raw, str):
                     out.append(
                         INPUT_FIELD_NOT_TEXT.at(
-                            path, field_line(field), None, field=field, name=name, found=describe_type(raw)
+                            path, *field_at(field), field=field, name=name, found=describe_type(raw)
                         )
                     )
                     continue
                 if len(raw) > limit:
                     out.append(
                         INPUT_FIELD_TOO_LONG.at(
-                            path, field_line(field), None, field=field, name=name, length=len(raw), limit=limit
+                            path, *field_at(field), field=field, name=name, length=len(raw), limit=limit
                         )
                     )
                 setattr(item, field, raw)
@@ -327,15 +331,13 @@ class AgentFlowLiteDialect:
                     item.type = kind.strip()
                 else:
                     shown = kind if isinstance(kind, str) else describe_type(kind)
-                    out.append(INPUT_TYPE_UNKNOWN.at(path, field_line("type"), None, name=name, type=shown))
+                    out.append(INPUT_TYPE_UNKNOWN.at(path, *field_at("type"), name=name, type=shown))
             required = entry.get("required")
             if required is not None:
                 flag = as_bool(required)
                 if flag is None:
                     shown = required if isinstance(required, str) else describe_type(required)
-                    out.append(
-                        INPUT_REQUIRED_NOT_BOOLEAN.at(path, field_line("required"), None, name=name, value=shown)
-                    )
+                    out.append(INPUT_REQUIRED_NOT_BOOLEAN.at(path, *field_at("required"), name=name, value=shown))
                 else:
                     item.required = flag
             skill.inputs.append(item)
@@ -358,14 +360,14 @@ class AgentFlowLiteDialect:
                     )
         for item in skill.inputs:
             if item.name not in used:
-                line = _find(
+                line, column = _find(
                     skill.document.text.split("\n"),
                     skill.document.key_lines.get("inputs"),
                     max(0, skill.document.body_line - 1),
                     "name:",
                     item.name,
-                )[0]
-                skill.findings.append(INPUT_UNUSED.at(path, line, None, name=item.name))
+                )
+                skill.findings.append(INPUT_UNUSED.at(path, line, column, name=item.name))
 
     @staticmethod
     def _model(frontmatter: Mapping, skill: Skill, path: str, line: int | None) -> None:
@@ -384,7 +386,7 @@ class AgentFlowLiteDialect:
             number = as_float(raw)
             if number is None or not 0 <= number <= 2:
                 shown = f"'{raw}'" if isinstance(raw, str) else describe_type(raw)
-                out.append(TEMPERATURE_INVALID.at(path, line, None, value=shown))
+                out.append(TEMPERATURE_INVALID.at(path, *_model_field(skill, line, "temperature"), value=shown))
             else:
                 skill.model_settings["temperature"] = number
         if value.get("max_tokens") is not None:
@@ -392,7 +394,7 @@ class AgentFlowLiteDialect:
             number = as_int(raw)
             if number is None or not 1 <= number <= 8192:
                 shown = f"'{raw}'" if isinstance(raw, str) else describe_type(raw)
-                out.append(MAX_TOKENS_INVALID.at(path, line, None, value=shown))
+                out.append(MAX_TOKENS_INVALID.at(path, *_model_field(skill, line, "max_tokens"), value=shown))
             else:
                 skill.model_settings["max_tokens"] = number
 
@@ -406,7 +408,20 @@ def _find(lines: list[str], start: int | None, end: int, key: str, value: str) -
         at = text.find(key)
         if at >= 0 and value in text[at:]:
             return index + 1, text.find(value, at) + 1
-    return start, None
+    return start, _content_column(lines, start)
+
+
+def _content_column(lines: list[str], line: int | None) -> int | None:
+    """Column of the first non-blank character of a 1-based line: where a list item or key starts."""
+    if line is None or not 0 < line <= len(lines):
+        return None
+    text = lines[line - 1]
+    return len(text) - len(text.lstrip()) + 1
+
+
+def _model_field(skill: Skill, model_line: int | None, field: str) -> tuple[int | None, int | None]:
+    """(line, column) of `field:` under `model:`; the `model:` line when it is written inline."""
+    return _find(skill.document.text.split("\n"), model_line, max(0, skill.document.body_line - 1), f"{field}:", "")
 
 
 def list_item_ranges(lines: list[str], key_line: int | None, end: int) -> list[tuple[int, int]]:

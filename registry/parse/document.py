@@ -26,23 +26,32 @@ def decode(data: bytes, path: str) -> tuple[str, list[Finding]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        findings.append(rules.INVALID_UTF8.at(path, line, None, byte=f"{data[err.start]:02x}", offset=err.start))
+        line_start = data.rfind(b"\n", 0, err.start) + 1
+        line, column = (
+            data.count(b"\n", 0, err.start) + 1,
+            len(data[line_start : err.start].decode(errors="replace")) + 1,
+        )
+        findings.append(rules.INVALID_UTF8.at(path, line, column, byte=f"{data[err.start]:02x}", offset=err.start))
         text = data.decode("utf-8", errors="replace")
     nul = text.find("\x00")
     if nul >= 0:
-        findings.append(rules.NUL_BYTES.at(path, text.count("\n", 0, nul) + 1, None, offset=nul))
+        findings.append(rules.NUL_BYTES.at(path, *_line_and_column(text, nul), offset=nul))
     if text.startswith(_UTF8_BOM):
         findings.append(rules.BYTE_ORDER_MARK.at(path, 1, 1))
         text = text[1:]
     if "\r" in text:
         if "\r\n" in text:
-            findings.append(rules.CRLF_LINE_ENDINGS.at(path, 1, None))
+            findings.append(rules.CRLF_LINE_ENDINGS.at(path, *_line_and_column(text, text.index("\r\n"))))
             text = text.replace("\r\n", "\n")
         if "\r" in text:
-            findings.append(rules.LONE_CR_LINE_ENDINGS.at(path, 1, None))
+            findings.append(rules.LONE_CR_LINE_ENDINGS.at(path, *_line_and_column(text, text.index("\r"))))
             text = text.replace("\r", "\n")
     return text, findings
+
+
+def _line_and_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
 
 
 def split(text: str) -> tuple[int | None, int | None, int]:

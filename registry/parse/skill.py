@@ -113,19 +113,20 @@ def _check_support_files(skill: Skill, limits: Limits) -> None:
         check_invisible(text, shown, skill.findings)
 
 
-def referenced_paths(body: str) -> list[tuple[str, int, bool]]:
-    """Relative paths the body links to (True) or names in code spans (False), with 0-based lines."""
-    found: list[tuple[str, int, bool]] = []
+def referenced_paths(body: str) -> list[tuple[str, int, int, bool]]:
+    """Relative paths the body links to (True) or names in code spans (False), with 0-based lines and 1-based
+    columns."""
+    found: list[tuple[str, int, int, bool]] = []
     for body_line in body_lines(body):
         if body_line.in_code or body_line.is_fence:
             continue
         number, line = body_line.number, body_line.text
         if "](" in line:  # the regexes only where they can match: most lines have neither
             for link in _LINK.finditer(line):
-                found.append((link.group(1), number, True))
+                found.append((link.group(1), number, link.start(1) + 1, True))
         if "`" in line:
             for code in _CODE_PATH.finditer(line):
-                found.append((code.group(1), number, False))
+                found.append((code.group(1), number, code.start(1) + 1, False))
     return found
 
 
@@ -133,7 +134,7 @@ def _check_references(skill: Skill, context: ParseContext) -> None:
     files = context.files
     directories = {part for f in files for part in _parents(f)}
     seen: set[str] = set()
-    for target, line, linked in referenced_paths(skill.document.body):
+    for target, line, column, linked in referenced_paths(skill.document.body):
         if _SCHEME.match(target) or (
             target.startswith(("#", "/", "{", "$", "~")) and not target.startswith("${CLAUDE_SKILL_DIR}/")
         ):
@@ -146,7 +147,7 @@ def _check_references(skill: Skill, context: ParseContext) -> None:
             continue
         seen.add(clean)
         rule = rules.MISSING_REFERENCE if linked else rules.MENTIONED_PATH_MISSING
-        skill.findings.append(rule.at(context.path, skill.document.body_line + line, None, target=clean))
+        skill.findings.append(rule.at(context.path, skill.document.body_line + line, column, target=clean))
 
 
 def _parents(path: str) -> list[str]:

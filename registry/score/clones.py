@@ -631,7 +631,8 @@ def apply_clones(skill: Skill, content: ContentScore, clones: Sequence[Clone]) -
             "other_publisher": clone.other_publisher, "what": ", ".join(clone.adds), "changes": clone.summary(),
             "relation": clone.relation_text,
         }  # fmt: skip
-        items.append((rule.at(path, line, None, excerpt=excerpt, **params), rule, params))
+        column = None if line is None else len(excerpt) - len(excerpt.lstrip()) + 1  # the added line's text
+        items.append((rule.at(path, line, column, excerpt=excerpt, **params), rule, params))
     risk = content.risk
     level = max([risk.level, *(rule.level for _, rule, _ in items)], key=LEVELS.index)
     reasons = list(risk.reasons)

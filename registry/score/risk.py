@@ -224,8 +224,37 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     card = CapabilityCard(tuple(sorted(set(uses), key=Use.sort_key)), declared_by(skill), merge_coverage(coverage))
     for card_rule in CARD_RULES:
         findings += card_rule(skill, card, files)
-    assessment = _combine(_drop_restated(findings))
+    assessment = _combine(_drop_restated(_with_columns(findings, contents, shown)))
     return dataclasses.replace(assessment, card=card)
+
+
+def _with_columns(items: list[Item], contents: Mapping[str, bytes], shown: str) -> list[Item]:
+    """Give a column to the findings located by line only (data flows, capability cards, metadata).
+
+    The column is where the finding's excerpt starts on that line, else the line's first non-blank
+    character: an editor then opens at the evidence rather than at the start of the file.
+    """
+    lines_of: dict[str, list[str]] = {}
+    located = []
+    for item in items:
+        finding = item.finding
+        if finding.line and not finding.column:
+            if finding.path not in lines_of:
+                name = finding.path if shown in (".", "") else finding.path.removeprefix(f"{shown}/")
+                data = contents.get(name)
+                text = data.decode("utf-8", errors="replace").replace("\r\n", "\n") if data is not None else ""
+                lines_of[finding.path] = text.split("\n")
+            lines = lines_of[finding.path]
+            if finding.line <= len(lines):
+                column = _evidence_column(lines[finding.line - 1], finding.excerpt)
+                item = dataclasses.replace(item, finding=dataclasses.replace(finding, column=column))
+        located.append(item)
+    return located
+
+
+def _evidence_column(line: str, excerpt: str) -> int:
+    start = line.find(excerpt.removesuffix("…")[:40]) if excerpt else -1
+    return start + 1 if start >= 0 else len(line) - len(line.lstrip()) + 1
 
 
 def _drop_restated(items: list[Item]) -> list[Item]:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+from pathlib import Path
 
-from rich.console import Console
 from rich.text import Text
 
+from registry.report import console as make_console
+from registry.search.query import CANDIDATES, Filters, search
 from registry.search.rank import FIELD_LEVELS, Ranked
 from registry.search.text import query_words, word_matches
 
@@ -57,11 +60,29 @@ def _highlight(text: str, words: list[str]) -> Text:
     return result
 
 
+def no_results_reason(index: Path, query: str, filters: Filters) -> str:
+    """Why a search found nothing: no skill matches the words, or which filter left none of those that do."""
+    matching = len(search(index, query, Filters(), CANDIDATES))
+    given = {name: value for name, value in dataclasses.asdict(filters).items() if value is not None}
+    if not matching or not given:
+        return f"no results: no skill matches '{query}'"
+    count = f"{'at least ' if matching >= CANDIDATES else ''}{matching} skill"
+    count += "s match" if matching != 1 else " matches"
+    # Name the filters that leave nothing on their own; when each keeps some, it is their combination.
+    alone = [
+        f"--{name} {value}" for name, value in given.items() if not search(index, query, Filters(**{name: value}), 1)
+    ]
+    if alone:
+        return f"no results: {count} '{query}' but none with " + " and none with ".join(alone)
+    together = " and ".join(f"--{name} {value}" for name, value in given.items())
+    return f"no results: {count} '{query}' but none with {together} together"
+
+
 def print_results(query: str, ranked: list[Ranked]) -> None:
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
     words = query_words(query)
     if not ranked:
-        console.print(f"No skill matches '{query}'.")
+        console.print(f"no results: no skill matches '{query}'")
         return
     for position, r in enumerate(ranked, start=1):
         c = r.candidate
