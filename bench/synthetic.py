@@ -2,7 +2,7 @@
 
     python -m bench.synthetic --skills 10000 --seed 7 --out /tmp/registry-10000
 
-Every generated skill starts from a *template*: a publishable skill of the real corpus
+Every generated skill starts from a *template*: a skill of the real corpus without errors
 (`../shared/corpus`), or, with a small weight, a scaffold of `skill-registry new` for each
 dialect (Bouno has no skill in the corpus). From the template it keeps what makes the work
 realistic: the frontmatter fields of its dialect, the body's structure (headings, code fences,
@@ -169,7 +169,7 @@ def load_profile(corpus: Path = CORPUS) -> Profile:
     name_parts: Counter[str] = Counter()
     for location in found.locations:
         skill = parse_skill(location, limits)
-        if not skill.publishable or "checksum" in (skill.document.frontmatter or {}):
+        if not skill.loadable or skill.errors or "checksum" in (skill.document.frontmatter or {}):
             continue
         text = skill.document.text
         if _split_frontmatter(text) is None:

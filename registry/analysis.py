@@ -19,6 +19,7 @@ from registry import crawl as crawl_stage
 from registry import history, skill_jobs, validate
 from registry.build import Progress, _no_progress
 from registry.config import Limits
+from registry.emit import well_known
 from registry.lifecycle import Lifecycle, apply_lifecycle, check_against, find_lifecycle, load_lifecycle
 from registry.model import CrawlResult, Skill, SkillLocation
 from registry.policy import Policy, PolicyError, find_policy, load_policy
@@ -43,6 +44,7 @@ class Analysis:
     policy: Policy
     limits: Limits
     lifecycle: Lifecycle
+    discovery: dict[str, str] = field(default_factory=dict)  # skill id -> its name in the .well-known indexes
     analysis_keys: dict[str, str] = field(default_factory=dict)  # skill id -> cache key of its analysis
     reused: int = 0  # skills whose analysis came from the build state
 
@@ -65,7 +67,14 @@ def analyse(
     lap: Callable[[str], None] = lambda stage: None,
     incremental: Incremental | None = None,
     workers: Workers | None = None,
+    focus: Callable[[SkillLocation], bool] | None = None,
 ) -> Analysis:
+    """Analyse every skill under `source`, as a build does.
+
+    With `focus` (validate of part of a registry) only the skills it accepts are scored; the others
+    are parsed, which is all the registry-wide checks (names, lifecycle) need of them, and have no
+    assessment. Near-copies are then looked for among the focused skills only.
+    """
     workers = workers or (incremental.workers if incremental else Workers(1))
     policy_file = policy_path or find_policy(source)
     policy = load_policy(policy_file, frozenset(r.code for r in all_rules()))
@@ -100,6 +109,11 @@ def analyse(
         else:
             missing.append(index)
     reused = len(found.locations) - len(missing)
+    if focus is not None:
+        wanted = [i for i in missing if focus(found.locations[i])]
+        for index in sorted(set(missing) - set(wanted)):
+            analysed[index] = skill_jobs.read_skill(found.locations[index], limits)
+        missing = wanted
     work = [found.locations[i] for i in missing]
     fresh = workers.map(
         skill_jobs.analyse_skill, work, (limits, policy), lambda done, total: progress("parse", done, total)
@@ -141,27 +155,60 @@ def analyse(
 
     assessments: dict[str, Assessment] = {}
     for index, result in enumerate(results):
-        skill = result.skill
         if result.content is not None:
-            assessments[skill.id] = score_history(skill, result.content, repository, policy)
-        skill.findings = apply_severity_overrides(skill.findings, policy.severity)
+            assessments[result.skill.id] = score_history(result.skill, result.content, repository, policy)
         progress("score", index + 1, len(results))
+    discovery = choose_discovery(skills, assessments, repository, policy, lifecycle)
+    for skill in skills:
+        skill.findings = apply_severity_overrides(skill.findings, policy.severity)
     found.findings = apply_severity_overrides(found.findings, policy.severity)
     lap("score")
-    return Analysis(found, skills, repository, assessments, policy, limits, lifecycle, keys, reused)
+    return Analysis(found, skills, repository, assessments, policy, limits, lifecycle, discovery, keys, reused)
+
+
+def choose_discovery(
+    skills: list[Skill], assessments: dict[str, Assessment], repository: history.RepositoryInfo, policy: Policy,
+    lifecycle: Lifecycle,
+) -> dict[str, str]:  # fmt: skip
+    """Which published skills the .well-known indexes list, and under which name (skill id -> name).
+
+    Every skill left out of them, or listed under another name, or whose files an index or archive
+    must leave out, gets the finding that says so (D001-D006), here in the analysis rather than while
+    writing, so that `validate` and `check-pr` report it too. A skill without an assessment (one
+    `validate` did not examine) still takes part in the choice of who gets a contested name.
+    """
+    published = [s for s in skills if s.loadable and s.id not in lifecycle.withdrawn]
+    first_published = {
+        s.id: h.first_published for s in published if (h := repository.histories.get(s.location.rel_folder))
+    }
+    discoverable = []
+    for skill in published:
+        assessment = assessments.get(skill.id)
+        if assessment is not None and skill.risk_level in policy.exclude_risk and assessment.risk_override is None:
+            skill.findings.append(
+                well_known.RISK_EXCLUDED.at(skill.location.skill_md_path, None, None, level=skill.risk_level)
+            )
+        elif skill.version and skill.version in lifecycle.yanked.get(skill.id, {}):
+            continue  # its current version is yanked: never offered for installation (finding Y003)
+        else:
+            discoverable.append(skill)
+    chosen = well_known.select_discoverable(discoverable, first_published)
+    for skill in chosen.values():
+        skill.findings.extend(well_known.path_findings(skill))
+    return {skill.id: name for name, skill in chosen.items()}
 
 
 def clone_stage(
     results: list[skill_jobs.Analysed], repository: history.RepositoryInfo, policy: Policy, limits: Limits,
     lifecycle: Lifecycle, incremental: Incremental | None = None, keys: dict[str, str] | None = None,
 ) -> None:  # fmt: skip
-    """Find near-copies among the publishable skills and add their findings to each one's content score.
+    """Find near-copies among the loadable skills and add their findings to each one's content score.
 
     In an incremental build the result is kept in the build state, keyed by every compared skill's
     analysis key (its files, the code and the policy) and first publication: a rebuild with the same
     skills reuses it without reading a file.
     """
-    candidates = [r.skill for r in results if r.content is not None and r.skill.publishable]
+    candidates = [r.skill for r in results if r.content is not None and r.skill.loadable]
     candidates = [s for s in candidates if s.id not in lifecycle.withdrawn]
     first = {s.id: h.first_published for s in candidates if (h := repository.histories.get(s.location.rel_folder))}
     contents = {r.skill.id: r.content for r in results if r.content is not None}

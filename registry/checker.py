@@ -1,10 +1,10 @@
-"""Checking skills where they are, for `validate`: crawl, parse and validate, then (with `score`) the
-content scoring of the build: the static risk analysis of each skill's files and, across the skills
-checked, near-copies of one another (registry/score/clones.py).
+"""Checking skills where they are, for `validate`: the build's own analysis (registry/analysis.py).
 
-Scoring reads each skill's files as the build does (`skill_jobs.load_contents`), under the same time
-limit per skill; the registry.yaml beside the checked tree (or at its git repository's root) gives the
-publishers' tiers and the rule severity overrides, as in a build.
+A skill inside a registry is checked as part of it: the same policy (registry.yaml), lifecycle,
+git history (versions, checksums, earned trust), risk analysis and registry-wide checks as a build
+of that registry, so `validate`, `build`, `serve` and `check-pr` report the same findings for the
+same skill at the same commit. Outside a git work tree the version rules that need history cannot
+run, and every skill says so (V007).
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from pathlib import Path
 
 from registry import crawl, validate
 from registry.config import Limits
-from registry.model import Finding, Skill
+from registry.model import Finding, Skill, SkillLocation
 from registry.parse.skill import parse_skill
-from registry.policy import Policy, PolicyError, find_policy, load_policy
+from registry.policy import find_policy
+
+REGISTRY_SKILLS = "skills-index"  # a registry repository's skills folder, beside its registry.yaml
 
 
 @dataclass
@@ -25,6 +27,7 @@ class CheckResult:
     skills: list[Skill]
     findings: list[Finding]  # paths as the user would type them (relative to the cwd when possible)
     folders: dict[str, tuple[str, ...]] = field(default_factory=dict)  # skill folder as shown -> its files
+    shown_paths: list[str] = field(default_factory=list)  # each skill's SKILL.md, with the findings' path base
 
     @property
     def files(self) -> frozenset[str]:
@@ -35,15 +38,10 @@ class CheckResult:
 
     @property
     def skill_summaries(self) -> list[dict]:
+        shown = self.shown_paths or [s.location.skill_md_path for s in self.skills]
         return [
-            {
-                "id": s.id,
-                "name": s.name,
-                "path": s.location.skill_md_path,
-                "dialects": s.dialects,
-                "valid": not s.errors,
-            }
-            for s in self.skills
+            {"id": s.id, "name": s.name, "path": path, "dialects": s.dialects, "valid": not s.errors}
+            for s, path in zip(self.skills, shown, strict=True)
         ]
 
 
@@ -57,14 +55,80 @@ def display_path(root: Path) -> str:
 
 
 def check_paths(paths: list[Path], limits: Limits | None = None, *, score: bool = False) -> CheckResult:
-    """Crawl, parse and validate the skills under `paths`; with `score`, add the risk and clone findings."""
+    """The findings a build would report for the skills under `paths`; `score=False` only reads them.
+
+    With `score`, each path is checked inside the registry that holds it (the skills folder beside
+    the registry.yaml of its git repository) by the build's own analysis: the same policy, lifecycle,
+    history (versions, checksums, trust) and registry-wide checks, so `validate` and `build` agree
+    finding for finding. Only the skills under `paths` are scored and reported.
+    """
     limits = limits or Limits()
+    if not score:
+        return _read_only(paths, limits)
+    from registry.analysis import analyse
+
+    targets: dict[Path, list[tuple[Path, bool]]] = {}  # source -> (folder, exactly that folder)
+    for given in paths:
+        folder, exact = (given.parent, True) if given.is_file() or given.name.lower() == "skill.md" else (given, False)
+        folder = folder.resolve()
+        targets.setdefault(registry_source(folder), []).append((folder, exact))
     skills: list[Skill] = []
     findings: list[Finding] = []
+    folders: dict[str, tuple[str, ...]] = {}
+    shown: list[str] = []  # each skill's SKILL.md, as findings name it
     seen: set[Path] = set()
+    for source, wanted in targets.items():
+
+        def chosen(location: SkillLocation, wanted: list[tuple[Path, bool]] = wanted) -> bool:
+            folder = location.folder.resolve()
+            return any(folder == target or (not exact and folder.is_relative_to(target)) for target, exact in wanted)
+
+        analysis = analyse(source, default_limits=limits, focus=chosen)
+        shown_root = display_path(source)
+        prefix = "" if shown_root == "." else shown_root.rstrip("/") + "/"
+        inside = [target for target, _ in wanted]
+        for finding in analysis.found.findings:
+            where = source / finding.path
+            if any(where == target or where.is_relative_to(target) for target in inside):
+                findings.append(_rebase(finding, prefix))
+        for skill in analysis.skills:
+            folder = skill.location.folder.resolve()
+            if folder in seen or not chosen(skill.location):
+                continue
+            seen.add(folder)
+            skill.findings = [_rebase(f, prefix) for f in skill.findings]
+            skills.append(skill)
+            shown.append(prefix + skill.location.skill_md_path)
+            findings.extend(skill.findings)
+            rel = skill.location.rel_folder
+            folders[prefix + rel if rel not in (".", "") else prefix.rstrip("/")] = tuple(
+                f.path for f in skill.location.files
+            )
+    findings.sort(key=lambda f: f.sort_key())
+    return CheckResult(skills, findings, folders, shown)
+
+
+def registry_source(folder: Path) -> Path:
+    """The skills folder a build of the registry holding `folder` reads, or `folder` itself outside one.
+
+    A registry is a git repository with a registry.yaml at its root and its skills in `skills-index/`
+    (what `build`, `check-pr` and the workflows read); a skill checked inside it gets the build's ids,
+    history and registry-wide checks.
+    """
+    policy = find_policy(folder)
+    if policy is not None:
+        skills = policy.parent.resolve() / REGISTRY_SKILLS
+        if skills.is_dir() and (folder == skills or folder.is_relative_to(skills)):
+            return skills
+    return folder
+
+
+def _read_only(paths: list[Path], limits: Limits) -> CheckResult:
+    """Crawl and parse, without history or scoring: what `checksum` needs."""
+    skills: list[Skill] = []
     prefixes: list[str] = []
-    policies: list[Policy] = []
-    loaded: dict[Path | None, Policy] = {}
+    findings: list[Finding] = []
+    seen: set[Path] = set()
     for given in paths:
         only: Path | None = None
         root = given
@@ -72,11 +136,8 @@ def check_paths(paths: list[Path], limits: Limits | None = None, *, score: bool 
             root = given.parent
             only = given.parent.resolve()
         result = crawl.crawl(root, limits)
-        policy = _policy_for(result.source, loaded) if score else Policy()
         shown_root = display_path(result.source)
         prefix = "" if shown_root == "." else shown_root.rstrip("/") + "/"
-        for finding in result.findings:
-            findings.append(_rebase(finding, prefix))
         for location in result.locations:
             folder = location.folder.resolve()
             if (only is not None and folder != only) or folder in seen:
@@ -84,70 +145,14 @@ def check_paths(paths: list[Path], limits: Limits | None = None, *, score: bool 
             seen.add(folder)
             skills.append(parse_skill(location, limits))
             prefixes.append(prefix)
-            policies.append(policy)
+        findings.extend(_rebase(f, prefix) for f in result.findings)
     validate.check_registry(skills)
-    if score:
-        from registry.score import apply_severity_overrides
-
-        _score(skills, policies, limits)
-        for skill, policy in zip(skills, policies, strict=True):
-            skill.findings = apply_severity_overrides(skill.findings, policy.severity)
-    folders: dict[str, tuple[str, ...]] = {}
     for skill, prefix in zip(skills, prefixes, strict=True):
         skill.findings = [_rebase(f, prefix) for f in skill.findings]
         findings.extend(skill.findings)
-        rel = skill.location.rel_folder
-        folder = prefix + rel if rel not in (".", "") else prefix.rstrip("/")
-        folders[folder] = tuple(f.path for f in skill.location.files)
     findings.sort(key=lambda f: f.sort_key())
-    return CheckResult(skills, findings, folders)
-
-
-def _policy_for(source: Path, loaded: dict[Path | None, Policy]) -> Policy:
-    """The registry.yaml a build of `source` would use (read once per call of check_paths); the built-in
-    default when there is none or it is invalid (`build` reports an invalid policy; `validate` checks
-    skills, not the policy)."""
-    from registry.rules.catalog import all_rules
-
-    path = find_policy(source)
-    if path not in loaded:
-        try:
-            loaded[path] = load_policy(path, frozenset(r.code for r in all_rules()))
-        except PolicyError:
-            loaded[path] = Policy()
-    return loaded[path]
-
-
-def _score(skills: list[Skill], policies: list[Policy], limits: Limits) -> None:
-    """Add each skill's risk findings, then the near-copy findings among the skills checked together.
-
-    As in a build: only a skill with a name and a description is scored; a skill whose scoring fails
-    or runs past the time limit gets the build's finding for that (E001/E002), never silence.
-    """
-    from registry import skill_jobs
-    from registry.score import score_content
-    from registry.score.clones import apply_clones, find_clones
-
-    contents = {}
-    for skill, policy in zip(skills, policies, strict=True):
-        if skill.name is None or skill.description is None:
-            continue
-        content = None
-        with skill_jobs.isolated(skill.location.skill_md_path, limits, skill.findings, changed_fails=True):
-            content = score_content(skill, skill_jobs.load_contents(skill, limits), policy)
-        if content is None:
-            continue
-        contents[skill.id] = content
-        skill.findings.extend(content.risk.findings)
-    candidates = [s for s in skills if s.id in contents and s.publishable]
-    if len(candidates) < 2:
-        return
-    clones = find_clones(candidates, contents, policies[0] if policies else Policy(), None, limits)
-    for skill in candidates:
-        if skill.id in clones:
-            before = set(contents[skill.id].risk.findings)
-            scored = apply_clones(skill, contents[skill.id], clones[skill.id])
-            skill.findings.extend(f for f in scored.risk.findings if f not in before)
+    shown = [prefix + s.location.skill_md_path for s, prefix in zip(skills, prefixes, strict=True)]
+    return CheckResult(skills, findings, shown_paths=shown)
 
 
 def _rebase(finding: Finding, prefix: str) -> Finding:

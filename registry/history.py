@@ -358,7 +358,7 @@ def read_repository(
     holds the state to pass next time.
     """
     limits = limits or Limits()
-    if _git(root, "rev-parse", "--show-toplevel") is None:
+    if not _trusted_work_tree(root):
         return RepositoryInfo()
     commit = (_git(root, "rev-parse", "HEAD") or "").strip() or None
     if commit is None:
@@ -416,6 +416,16 @@ def _relative(path: str | None, prefix: str) -> str | None:
     return path[len(prefix) :]
 
 
+def _trusted_work_tree(root: Path) -> bool:
+    """True when root is inside a git work tree whose `.git` is the repository's own folder or file.
+
+    A `.git` that is a symlink can point at any repository on the machine: its history would be
+    reported as the registry's (dates, authors, versions), so such a source is read as a plain folder.
+    """
+    top = _git(root, "rev-parse", "--show-toplevel")
+    return top is not None and not (Path(top.strip()) / ".git").is_symlink()
+
+
 def tree_signature(root: Path, max_untracked: int = 20_000) -> str | None:
     """A digest that changes whenever a file under root may have changed; None when git can't say.
 
@@ -424,7 +434,7 @@ def tree_signature(root: Path, max_untracked: int = 20_000) -> str | None:
     content when the stat data is ambiguous), so HEAD stands for them. Costs one `git status`
     (reading git's index, not the files), however large the tree.
     """
-    head = _git(root, "rev-parse", "HEAD")
+    head = _git(root, "rev-parse", "HEAD") if _trusted_work_tree(root) else None
     if head is None:
         return None
     # Optional locks allowed: git may refresh its index's stat data, so that files written in the same

@@ -7,6 +7,7 @@ are POSIX strings relative to the source root, so reports read the same on every
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -85,7 +86,21 @@ class SkillLocation:
         return self.files[0]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """What the later stages keep of a parsed SKILL.md: where things are, never the text.
+
+    The text is read for parsing and scoring and then dropped (50,000 bodies are never held at once,
+    nor cached); a stage that would need it after that cannot silently get an empty string, because
+    an Outline has no text to give (see Skill.document).
+    """
+
+    body_line: int  # 1-based line in the file where the body starts
+    key_lines: Mapping[str, int] = field(default_factory=dict)  # top-level key -> 1-based line
+    recovered: bool = False  # frontmatter rebuilt from a lenient line scan after a YAML error
+
+
+@dataclass(frozen=True, slots=True)
 class Document:
     """A SKILL.md split into frontmatter and body, before any dialect reads it."""
 
@@ -97,6 +112,25 @@ class Document:
     key_lines: dict[str, int] = field(default_factory=dict)  # top-level key -> 1-based line
     recovered: bool = False  # frontmatter rebuilt from a lenient line scan after a YAML error
     findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def outline(self) -> Outline:
+        return Outline(self.body_line, self.key_lines, self.recovered)
+
+
+@dataclass(frozen=True, slots=True)
+class SkillReference:
+    """A name of another skill that this one depends on, found while parsing, with where it is written.
+
+    Checked once every skill is known (registry/validate.py): kept instead of the text, so the
+    registry-wide check reports the same line and column as parsing would.
+    """
+
+    dialect: str  # the dialect that reads the reference (its rule reports a missing target)
+    target: str
+    where: str  # how the dialect names the place, e.g. "quiz 1, question 2, on-correct"
+    line: int | None = None
+    column: int | None = None
 
 
 @dataclass(slots=True)
@@ -241,7 +275,8 @@ class Skill:
     """Everything the registry knows about one skill after parsing and validation."""
 
     location: SkillLocation
-    document: Document
+    # The parsed text while a skill is read and scored, then only its Outline (registry/skill_jobs.py).
+    document: Document | Outline
     name: str | None = None
     description: str | None = None
     version: str | None = None
@@ -274,6 +309,7 @@ class Skill:
     content_digest: str = ""  # canonical folder digest (registry/checksum.py)
     body_headings: int = 0  # Markdown headings in the body (kept: the body itself is dropped after scoring)
     body_lines: int = 0
+    references: list[SkillReference] = field(default_factory=list)  # other skills named (requires, quizzes)
     findings: list[Finding] = field(default_factory=list)
 
     @property
@@ -293,8 +329,23 @@ class Skill:
         return [f for f in self.findings if f.severity is Severity.ERROR]
 
     @property
-    def publishable(self) -> bool:
-        return self.name is not None and self.description is not None and not self.errors
+    def loadable(self) -> bool:
+        """Whether a client could load the skill, which decides whether it is published.
+
+        Claude Code needs a description and a readable frontmatter (a missing or malformed name falls
+        back to the folder name), so a spec error alone does not decide it: only findings of rules
+        declared `blocks_loading` do (registry/rules/catalog.py LOADING_CODES).
+        """
+        from registry.rules.catalog import LOADING_CODES  # the catalog imports every rule module, which import this
+
+        return self.description is not None and not any(f.code in LOADING_CODES for f in self.findings)
+
+    @property
+    def loading_problems(self) -> list[Finding]:
+        """The findings that keep the skill from loading, for the left-out report."""
+        from registry.rules.catalog import LOADING_CODES
+
+        return [f for f in self.findings if f.code in LOADING_CODES]
 
 
 @dataclass(slots=True)

@@ -23,7 +23,7 @@ from registry.config import BuildOptions, Limits
 from registry.emit import feeds, html, index_json, sitemap, well_known
 from registry.emit.search import SearchStats, emit_search
 from registry.emit.urls import SiteUrls
-from registry.lifecycle import Lifecycle, redirects_file
+from registry.lifecycle import WITHDRAWN, Lifecycle, redirects_file
 from registry.model import Finding, LeftOut, Severity, Skill
 from registry.output import Buffers, SiteOutput, digest_of, double_buffered
 from registry.policy import Policy
@@ -47,23 +47,9 @@ def run(
     limits = analysis.limits
     title = policy.title or options.title
 
-    published = [s for s in skills if s.publishable and s.id not in lifecycle.withdrawn]
-    first_published = {
-        s.id: h.first_published for s in published if (h := repository.histories.get(s.location.rel_folder))
-    }
-    discoverable = []
-    for skill in published:
-        assessment = assessments[skill.id]
-        if skill.risk_level in policy.exclude_risk and assessment.risk_override is None:
-            skill.findings.append(
-                well_known.RISK_EXCLUDED.at(skill.location.skill_md_path, None, None, level=skill.risk_level)
-            )
-        elif skill.version and skill.version in lifecycle.yanked.get(skill.id, {}):
-            continue  # its current version is yanked: never offered for installation (finding Y003)
-        else:
-            discoverable.append(skill)
-    chosen = well_known.select_discoverable(discoverable, first_published)
-    discovery = {skill.id: name for name, skill in chosen.items()}
+    # Published: every skill a client could load, spec errors or not (they are shown on its page).
+    published = [s for s in skills if s.loadable and s.id not in lifecycle.withdrawn]
+    discovery = analysis.discovery
     lap("gather")
 
     has_errors = any(s.errors for s in skills) or any(f.severity is Severity.ERROR for f in found.findings)
@@ -97,7 +83,7 @@ def run(
     left_out = [
         LeftOut(s.id, s.location.skill_md_path, sorted(_why_left_out(s), key=lambda f: f.sort_key()))
         for s in skills
-        if not s.publishable or s.id in lifecycle.withdrawn or s.id in failed_ids
+        if not s.loadable or s.id in lifecycle.withdrawn or s.id in failed_ids
     ]
     left_out = sorted(left_out + found.dropped, key=lambda item: (item.id, item.path))
     discovery = {k: v for k, v in discovery.items() if k not in failed_ids}
@@ -114,7 +100,9 @@ def run(
 
 
 def _why_left_out(skill: Skill) -> list[Finding]:
-    return skill.errors or [f for f in skill.findings if f.code in ("S001", "S002", "S003", "S010", "Y001")]
+    """What keeps a client from loading the skill (or a failed render), or its withdrawal by its owner."""
+    reasons = skill.loading_problems + [f for f in skill.findings if f.code == WITHDRAWN.code]
+    return reasons or skill.errors
 
 
 @dataclass(frozen=True)
@@ -144,7 +132,6 @@ class RenderReuse:
 class _CachedRender:
     files: dict[str, str]  # path -> sha256
     discovery: well_known.DiscoveryEntries | None
-    findings: tuple[Finding, ...]
     document: SearchDocument
     index_entry: bytes
 
@@ -239,7 +226,6 @@ def _emit_site(
             value = cached.get(keys[index])
             entry = pickle.loads(value) if value is not None else None
             if isinstance(entry, _CachedRender) and all(writer.keep(p, d) for p, d in entry.files.items()):
-                jobs[index].skill.findings.extend(entry.findings)
                 record(jobs[index].skill, entry)
             else:
                 todo.append(index)
@@ -253,18 +239,15 @@ def _emit_site(
                 continue
             for path, content in rendered.files.items():
                 writer.write_bytes(path, content)
-            skill.findings.extend(rendered.findings)
             entry = _CachedRender(
                 {path: digest_of(content) for path, content in rendered.files.items()},
-                rendered.discovery, rendered.findings, rendered.document, rendered.index_entry,
+                rendered.discovery, rendered.document, rendered.index_entry,
             )  # fmt: skip
             record(skill, entry)
             fresh.append((keys[index], pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)))
         state.put_many("render", fresh)
         reuse.rendered += len(todo)
         reuse.reused += len(window) - len(todo)
-        for index in window:
-            jobs[index].skill.document.body = ""  # rendered: not needed again (bounded memory at scale)
         progress("render", window.stop, len(jobs))
     state.keep_only("render", [keys[i] for i, job in enumerate(jobs) if job.skill.id in outcome])
     published = [s for s in published if s.id in outcome]

@@ -159,6 +159,7 @@ def check_pull_request(
             general.append(LIFECYCLE_INVALID.at(LIFECYCLE_FILE, None, None, problem="; ".join(err.problems)))
             return PullRequestReport(base_sha, head_sha, actor, [], general)
         changes = _diff(before, after)
+        general += [dataclasses.replace(f, path=f"{source}/{f.path}") for f in _new_outside_skills(before, after)]
         for change in changes:
             _check_change(change, before, after, base_policy or Policy(), head_policy or Policy(), actor)
             # Paths from the repository root, as GitHub annotations and reviewers expect them.
@@ -208,6 +209,7 @@ def _skills(analysis: Analysis | None) -> dict[str, Skill]:
 
 def _diff(before: Analysis | None, after: Analysis | None) -> list[Change]:
     old, new = _skills(before), _skills(after)
+    crawled = after.found.findings if after else []  # what the crawler noticed, e.g. a second skill.md
     histories = after.repository.histories if after else {}
     moved_from: dict[str, str] = {}
     for skill_id, skill in new.items():
@@ -240,7 +242,7 @@ def _diff(before: Analysis | None, after: Analysis | None) -> list[Change]:
             Change(
                 kind, skill_id, old_id if kind == "moved" else None, skill.name,
                 before_skill.version if before_skill else None, skill.version, tier, skill.risk_level,
-                list(skill.findings),
+                list(skill.findings) + [f for f in crawled if _inside(f.path, skill.location.rel_folder)],
             )
         )  # fmt: skip
     for skill_id, skill in sorted(old.items()):
@@ -249,6 +251,21 @@ def _diff(before: Analysis | None, after: Analysis | None) -> list[Change]:
             change.findings.append(REMOVED.at(skill.location.skill_md_path))
             changes.append(change)
     return changes
+
+
+def _inside(path: str, folder: str) -> bool:
+    return folder in (".", "") or path == folder or path.startswith(folder + "/")
+
+
+def _new_outside_skills(before: Analysis | None, after: Analysis | None) -> list[Finding]:
+    """Crawl findings outside every skill folder that the base did not have (a stray file, a loop)."""
+    if after is None:
+        return []
+    folders = [s.location.rel_folder for s in after.skills]
+    known = set(before.found.findings) if before else set()
+    return [
+        f for f in after.found.findings if f not in known and not any(_inside(f.path, folder) for folder in folders)
+    ]
 
 
 def _check_change(

@@ -8,7 +8,6 @@ build: the skill gets a finding naming its path and is left out.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import functools
 import time
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter, UnsafeOutputPath, checked_parts, dump_json
 from registry.history import SkillHistory
 from registry.lifecycle import Lifecycle
-from registry.model import Finding, Skill
+from registry.model import Finding, Outline, Skill
 from registry.parse.document import read_document
 from registry.score import Assessment
 from registry.search.documents import SearchDocument, make_document
@@ -61,7 +60,6 @@ class Rendered:
 
     files: dict[str, bytes]
     discovery: well_known.DiscoveryEntries | None
-    findings: tuple[Finding, ...]  # added while rendering (discovery limits), already shown on the page
     document: SearchDocument
     index_entry: bytes  # the skill's object in index.json, serialised
     failed: Finding | None = None
@@ -87,8 +85,7 @@ def _emitter(settings: PageSettings, site_url: str) -> html.HtmlEmitter:
 def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
     from registry.emit import index_json
 
-    skill = copy.copy(job.skill)  # the page shows the findings rendering adds; the caller's skill stays as it was
-    skill.findings = list(skill.findings)
+    skill = copy.copy(job.skill)  # the text is read again into the copy; the caller's skill stays as it was
     writer = MemoryWriter()
     emitter = _emitter(settings, settings.site.url)
     emitter.writer = writer
@@ -96,17 +93,13 @@ def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
     try:
         with time_limit(settings.limits.skill_seconds):
             contents = load_contents(skill, settings.limits)
-            if not skill.document.body:  # dropped after scoring to bound memory: read again, identically
-                body = read_document(contents["SKILL.md"], skill.location.skill_md_path, settings.limits).body
-                skill.document = dataclasses.replace(skill.document, body=body)
+            if isinstance(skill.document, Outline):  # the text is not carried between stages: read it again
+                skill.document = read_document(contents["SKILL.md"], skill.location.skill_md_path, settings.limits)
             raw.emit_skill(writer, skill, contents)
             discovery = None
             archive = False
-            findings: tuple[Finding, ...] = ()
             if job.discovery_name is not None:
-                discovery = well_known.emit_skill(writer, skill, contents, job.executables)
-                findings = discovery.findings
-                skill.findings.extend(findings)
+                discovery = well_known.emit_skill(writer, skill, job.discovery_name, contents, job.executables)
                 archive = discovery.v2["type"] == "archive"
             emitter.skill_page(skill, job.card, job.discovery_name, job.history, archive, job.assessment, job.lifecycle)
             document = make_document(skill, job.assessment.trust.tier, job.card.last_updated)
@@ -127,5 +120,5 @@ def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
                 skill.location.skill_md_path,
                 error=describe_error(err) if not isinstance(err, UnsafeOutputPath) else f"unsafe output path {err}",
             )
-        return Rendered({}, None, (), make_document(skill, "community", None), b"", failed)
-    return Rendered(writer.files, discovery, findings, document, dump_json(entry).rstrip(b"\n"))
+        return Rendered({}, None, make_document(skill, "community", None), b"", failed)
+    return Rendered(writer.files, discovery, document, dump_json(entry).rstrip(b"\n"))

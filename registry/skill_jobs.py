@@ -1,4 +1,6 @@
-"""The per-skill work of a build, run in worker processes: read and score one skill, render one skill.
+"""The per-skill analysis of a build, run in worker processes: read, validate and score one skill.
+
+Rendering one skill is registry/render_jobs.py; both share the isolation here (time limit, E001/E002).
 
 Each job is a pure function of its (picklable) arguments, so results can be cached by a digest of
 those arguments and merged in a fixed order whatever process ran them. A job that raises or runs
@@ -20,7 +22,7 @@ from pathlib import Path
 
 from registry import crawl
 from registry.config import Limits
-from registry.model import Document, Finding, Severity, Skill, SkillLocation
+from registry.model import Finding, Outline, Severity, Skill, SkillLocation
 from registry.parse.skill import parse_skill
 from registry.policy import Policy
 from registry.rules.base import Rule
@@ -33,6 +35,7 @@ INTERNAL_ERROR = Rule(
     "reading this skill failed unexpectedly ({error}); it is left out and the rest of the registry still builds",
     "This is a bug in skill-registry, not necessarily in the skill: report it with this file attached.",
     "A SKILL.md that makes a parser raise.",
+    blocks_loading=True,
 )
 TIME_LIMIT = Rule(
     "E002",
@@ -41,6 +44,7 @@ TIME_LIMIT = Rule(
     "processing this skill took longer than the limit (skill_seconds: {limit}; stopped after {actual:.1f} s)",
     "Make the skill smaller (fewer or shorter files), or raise `limits.skill_seconds` in registry.yaml.",
     "A skill with thousands of long lines that the risk scanner must read.",
+    blocks_loading=True,
 )
 RULES = (INTERNAL_ERROR, TIME_LIMIT)
 
@@ -117,14 +121,23 @@ def analyse_skill(location: SkillLocation, limits: Limits, policy: Policy) -> An
     with isolated(location.skill_md_path, limits, failures):
         skill = parse_skill(location, limits)
         content = None
-        if skill.name is not None and skill.description is not None:
+        if skill.description is not None:  # every skill a client could load is scored: it may be published
             content = score_content(skill, load_contents(skill, limits), policy)
-        # Scoring keeps what it needs of the text (Skill.body_headings, ...) and rendering reads the
-        # file again: the text is not carried (50,000 bodies are never held at once, nor cached).
-        skill.document.text = skill.document.body = skill.document.frontmatter_text = ""
-        skill.document.frontmatter = None  # read into the Skill's fields; nothing later needs the raw mapping
+        # Parsing and scoring keep what later stages need (fields, references, Skill.body_headings ...)
+        # and rendering reads the file again: only the outline is carried on (registry/model.py).
+        skill.document = skill.document.outline
         return Analysed(skill, content)
-    return Analysed(Skill(location, Document("", None, "", "", 1), findings=failures), None)
+    return Analysed(Skill(location, Outline(1), findings=failures), None)
+
+
+def read_skill(location: SkillLocation, limits: Limits) -> Analysed:
+    """Parse one skill without scoring it: what the registry-wide checks need of a skill not examined."""
+    failures: list[Finding] = []
+    with isolated(location.skill_md_path, limits, failures):
+        skill = parse_skill(location, limits)
+        skill.document = skill.document.outline
+        return Analysed(skill, None)
+    return Analysed(Skill(location, Outline(1), findings=failures), None)
 
 
 def describe_error(err: Exception) -> str:

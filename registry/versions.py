@@ -16,7 +16,7 @@ import semver
 
 from registry.history import Revision, SkillHistory
 from registry.model import Finding, Skill
-from registry.rules.base import E, Rule, W
+from registry.rules.base import E, I, Rule, W
 
 NOT_SEMVER = Rule(
     "V001",
@@ -69,9 +69,18 @@ CHECKSUM_MISMATCH = Rule(
     "A checksum left from before the last edit.",
 )
 
+HISTORY_NOT_CHECKED = Rule(
+    "V007",
+    I,
+    "versions not checked against history",
+    "{reason}: published versions were not compared with this one (V002-V005 need the git history)",
+    "Run the check in a full clone of the registry's git repository (`git fetch --unshallow` for a shallow one).",
+    "`validate` of a copied skill folder, or a build from a tarball.",
+)
+
 RULES = (
     NOT_SEMVER, PUBLISHED_VERSION_CHANGED, CHANGED_WITHOUT_BUMP, VERSION_WENT_DOWN, VERSION_DIPPED,
-    CHECKSUM_MISMATCH,
+    CHECKSUM_MISMATCH, HISTORY_NOT_CHECKED,
 )  # fmt: skip
 
 _DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
@@ -106,10 +115,13 @@ class VersionCheck:
     findings: tuple[Finding, ...]
 
 
-def check_versions(skill: Skill, history: SkillHistory | None) -> VersionCheck:
+def check_versions(skill: Skill, history: SkillHistory | None, unchecked: str | None = None) -> VersionCheck:
+    """`unchecked` says why the history could not be read (not a git work tree, a shallow clone)."""
     path = skill.location.skill_md_path
     line = skill.document.key_lines.get("version") or skill.document.key_lines.get("metadata")
     findings: list[Finding] = []
+    if unchecked is not None:
+        findings.append(HISTORY_NOT_CHECKED.at(path, line or 1, 1, reason=unchecked))
     current = skill.version
     valid = parse_version(current) is not None
     if current and not valid:

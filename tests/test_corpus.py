@@ -6,6 +6,7 @@ from site_checks import check_index_json, check_well_known, executable_construct
 
 from registry.build import build
 from registry.config import BuildOptions
+from registry.rules.catalog import LOADING_CODES
 
 SOURCES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir()) if CORPUS.is_dir() else []
 
@@ -37,6 +38,22 @@ def test_whole_corpus_builds_and_reports_per_source(corpus_site, capsys):
     # every left-out skill is explained with a path and a rule code
     for item in result.left_out:
         assert item.reasons and all(r.code and r.path for r in item.reasons), item.id
+
+
+def test_only_skills_no_client_can_load_are_left_out(corpus_site):
+    _out, result = corpus_site
+    for item in result.left_out:
+        assert item.reasons and {r.code for r in item.reasons} <= LOADING_CODES, (item.id, item.reasons)
+    published = {s.id: s for s in result.published}
+    # Title Case names, a 1,068-character description, '${answers.name}': spec errors, loaded by clients
+    for skill_id in (
+        "clawhub-archive-sample/otherpowers/attribution-engine",
+        "anthropics-skills/claude-api",
+        "skillli/test/fixtures/invalid-skill",
+    ):
+        assert skill_id in published and published[skill_id].errors, skill_id
+    assert "anthropics-skills/claude-api" not in result.discovery  # over 1024 characters: out of discovery only
+    assert result.discovery["clawhub-archive-sample/otherpowers/attribution-engine"] == "attribution-engine"
 
 
 def test_corpus_outputs_obey_the_formats(corpus_site):

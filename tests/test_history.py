@@ -68,7 +68,8 @@ def test_content_changed_without_bump_is_an_error_naming_the_first_commit(repo, 
     result, _ = run(repo, tmp_path)
     (finding,) = [f for f in result.findings if f.code == "V002"]
     assert first[:12] in finding.message and changed[:12] in finding.message
-    assert [s.id for s in result.left_out] == ["pub/tool"]
+    # clients still load it: published, with the breach on its page and in index.json (issue 13)
+    assert [s.id for s in result.published] == ["pub/tool"] and result.left_out == []
 
 
 def test_a_later_bump_turns_the_breach_into_a_warning(repo, tmp_path):
@@ -172,8 +173,10 @@ def test_checksum_command_prints_writes_and_the_build_checks_it(repo, tmp_path):
     assert "V006" not in codes(result) and index["skills"][0]["content_digest"] == printed
     (folder / "scripts").mkdir()
     (folder / "scripts" / "new.sh").write_text("echo tampered\n")
-    result, _ = run(repo, tmp_path / "tampered")
-    assert "V006" in codes(result) and [s.id for s in result.left_out] == ["pub/tool"]
+    result, index = run(repo, tmp_path / "tampered")
+    assert "V006" in codes(result) and result.left_out == []  # loadable: published, marked, never verified
+    (entry,) = index["skills"]
+    assert "V006" in {f["code"] for f in entry["findings"]} and entry["trust"]["tier"] == "community"
 
 
 def test_checksum_write_replaces_a_metadata_checksum_in_place(tmp_path):

@@ -83,14 +83,14 @@ def test_validate_shows_a_near_copy_of_an_official_skill(tmp_path):
 
 
 def test_a_scoring_failure_is_reported_not_skipped(tmp_path, monkeypatch):
-    import registry.score
+    import registry.skill_jobs
 
     risky_tree(tmp_path)
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(registry.score, "score_content", broken)
+    monkeypatch.setattr(registry.skill_jobs, "score_content", broken)
     checked = check_paths([tmp_path], score=True)
     (failure,) = [f for f in checked.findings if f.code == "E001"]
     assert failure.path.endswith("acme/installer/SKILL.md") and "boom" in failure.message

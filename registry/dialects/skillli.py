@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from registry.dialects.base import ParseContext, RegistryView
 from registry.dialects.values import as_bool, as_float, as_str_list, describe_type
-from registry.model import Finding, Quiz, QuizBranch, QuizOption, QuizQuestion, Skill
+from registry.model import Document, Finding, Quiz, QuizBranch, QuizOption, QuizQuestion, Skill, SkillReference
 from registry.rules.base import E, Rule, W
 
 FIELD_DISAGREES = Rule(
@@ -237,28 +237,32 @@ class SkillliDialect:
         reader.registry_fields()
         if "quiz" in frontmatter:
             reader.quizzes(frontmatter["quiz"])
+            skill.references.extend(_load_skill_references(skill.document, frontmatter["quiz"]))
 
     def check_registry(self, skill: Skill, registry: RegistryView) -> Iterable[Finding]:
-        frontmatter = skill.document.frontmatter
-        if not isinstance(frontmatter, dict) or "quiz" not in frontmatter:
-            return []
-        found: list[Finding] = []
         path = skill.location.skill_md_path
-        lines = skill.document.text.split("\n")[: max(0, skill.document.body_line - 1)]
-        cursor = 0
-        for where, action, target in iter_branches(frontmatter["quiz"]):
-            if action != "load-skill":
-                continue
-            line, column = None, None
-            for index in range(cursor, len(lines)):
-                text = lines[index]
-                if "load-skill" in text and target in text:
-                    line, column = index + 1, text.find(target, text.find("load-skill")) + 1
-                    cursor = index + 1
-                    break
-            if target not in registry.names:
-                found.append(SKILL_MISSING.at(path, line, column, where=where, target=target))
-        return found
+        return [
+            SKILL_MISSING.at(path, ref.line, ref.column, where=ref.where, target=ref.target)
+            for ref in skill.references
+            if ref.dialect == self.key and ref.target not in registry.names
+        ]
+
+
+def _load_skill_references(document: Document, quiz: Any) -> Iterator[SkillReference]:
+    """Every quiz branch that loads another skill, with the line and column of its target."""
+    lines = document.text.split("\n")[: max(0, document.body_line - 1)]
+    cursor = 0
+    for where, action, target in iter_branches(quiz):
+        if action != "load-skill":
+            continue
+        line, column = None, None
+        for index in range(cursor, len(lines)):
+            text = lines[index]
+            if "load-skill" in text and target in text:
+                line, column = index + 1, text.find(target, text.find("load-skill")) + 1
+                cursor = index + 1
+                break
+        yield SkillReference(SkillliDialect.key, target, where, line, column)
 
 
 def iter_branches(value: Any) -> Iterator[tuple[str, str, str]]:

@@ -31,6 +31,7 @@ DESCRIPTION_MISSING = Rule(
     "Missing required field in frontmatter: description",
     "Add `description:` saying what the skill does and when to use it.",
     "A frontmatter with only a name.",
+    blocks_loading=True,
 )
 NAME_NOT_STRING = Rule(
     "S003",
@@ -95,6 +96,7 @@ DESCRIPTION_NOT_STRING = Rule(
     "Field 'description' must be a non-empty string",
     "Write the description as text; use a quoted string or a `>-` block for several lines.",
     "description: (empty)",
+    blocks_loading=True,
 )
 DESCRIPTION_TOO_LONG = Rule(
     "S011",
@@ -299,7 +301,7 @@ class StandardDialect:
         if line_count > context.limits.skill_md_lines:
             out.append(TOO_MANY_LINES.at(path, None, None, lines=line_count, limit=context.limits.skill_md_lines))
         if skill.document.frontmatter is not None and not skill.document.body.strip():
-            out.append(BODY_EMPTY.at(path, skill.document.body_line, None))
+            out.append(BODY_EMPTY.at(path, skill.document.body_line, 1))
         check_invisible(text, path, out)
 
     def check_registry(self, skill: Skill, registry: RegistryView) -> Iterable[Finding]:
@@ -311,7 +313,7 @@ class StandardDialect:
         if "name" not in frontmatter:
             if skill.document.recovered and "name" in skill.document.key_lines:
                 return  # written but unreadable: the YAML error already says where
-            out.append(NAME_MISSING.at(path, 1, None, folder=suggest_name(context.folder_name)))
+            out.append(NAME_MISSING.at(path, 1, 1, folder=suggest_name(context.folder_name)))
             return
         raw = frontmatter["name"]
         if not isinstance(raw, str) or not raw.strip():
@@ -347,7 +349,7 @@ class StandardDialect:
         if "description" not in frontmatter:
             if skill.document.recovered and "description" in skill.document.key_lines:
                 return
-            out.append(DESCRIPTION_MISSING.at(path, 1, None))
+            out.append(DESCRIPTION_MISSING.at(path, 1, 1))
             return
         value = frontmatter["description"]
         if not isinstance(value, str) or not value.strip():
@@ -394,9 +396,9 @@ def check_invisible(text: str, path: str, out: list[Finding]) -> None:
     if not found:
         return
     names = sorted({f"U+{ord(text[i]):04X}" for i in found})
-    line = text.count("\n", 0, found[0]) + 1
+    line, column = text.count("\n", 0, found[0]) + 1, found[0] - text.rfind("\n", 0, found[0])
     shown = ", ".join(names[:6]) + (", …" if len(names) > 6 else "")
-    out.append(INVISIBLE_CHARACTERS.at(path, line, None, count=len(found), names=shown, line=line))
+    out.append(INVISIBLE_CHARACTERS.at(path, line, column, count=len(found), names=shown, line=line))
 
 
 def in_emoji_sequence(text: str, index: int) -> bool:

@@ -26,7 +26,7 @@ from typing import Any
 
 from registry.dialects.base import ParseContext, RegistryView
 from registry.dialects.values import as_bool, describe_type
-from registry.model import Finding, Parameter, Pattern, Skill, Tool
+from registry.model import Finding, Parameter, Pattern, Skill, SkillReference, Tool
 from registry.rules.base import E, I, Rule, W
 
 TRIGGERS_MISSING = Rule(
@@ -299,17 +299,12 @@ class WolffishDialect:
             skill.findings.append(ALWAYS_ON_WITH_TOOLS.at(context.path, reader.key_line("triggers"), 1))
 
     def check_registry(self, skill: Skill, registry: RegistryView) -> Iterable[Finding]:
-        found = []
         path = skill.location.skill_md_path
-        key_line = skill.document.key_lines.get("requires")
-        lines = skill.document.text.split("\n")
-        end = max(0, skill.document.body_line - 1)
-        for target in skill.requires.get("skills", []):
-            if target in registry.names:
-                continue
-            line, column = _locate(lines, key_line, end, target)
-            found.append(REQUIRED_MISSING.at(path, line, column, target=target))
-        return found
+        return [
+            REQUIRED_MISSING.at(path, ref.line, ref.column, target=ref.target)
+            for ref in skill.references
+            if ref.dialect == self.key and ref.target not in registry.names
+        ]
 
 
 class _Reader:
@@ -331,7 +326,7 @@ class _Reader:
     def triggers(self, value: Any, present: bool) -> None:
         line = self.key_line("triggers")
         if value is None or value == []:
-            self.out.append(TRIGGERS_MISSING.at(self.path, line or 1, 1 if line else None))
+            self.out.append(TRIGGERS_MISSING.at(self.path, line or 1, 1))
             return
         if isinstance(value, str):
             # The loader loops over the keywords; over a string that is one character at a time.
@@ -590,6 +585,9 @@ class _Reader:
                     REQUIRES_INVALID.at(self.path, line, 1, where=f"requires entry {number}", found=describe_type(item))
                 )
         self.skill.requires["skills"] = names
+        for target in names:
+            found_line, column = self.locate("requires", target)
+            self.skill.references.append(SkillReference(WolffishDialect.key, target, "requires", found_line, column))
 
 
 def regex_error(pattern: str) -> tuple[str, int, bool] | None:

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
 from registry.crawl import slug
-from registry.emit import capabilities, markdown
+from registry.emit import capabilities, markdown, well_known
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -46,6 +46,7 @@ class Card:
     first_published: str | None
     last_updated: str | None
     warnings: int
+    errors: int  # spec violations of a published skill: clients load it, strict validators reject it
     tier: str
     trust_score: int
     risk: str
@@ -145,6 +146,7 @@ def make_card(skill: Skill, repository: RepositoryInfo, assessment: Assessment) 
         first_published=history.first_published if history else None,
         last_updated=history.last_updated if history else None,
         warnings=sum(1 for f in skill.findings if f.severity is Severity.WARNING),
+        errors=len(skill.errors),
         tier=assessment.trust.tier,
         trust_score=assessment.trust.score,
         risk=skill.risk_level,
@@ -221,6 +223,9 @@ class HtmlEmitter:
             for version, revision in distinct_versions(assessment.revisions)
         ]  # fmt: skip
         deprecation = lifecycle.deprecated.get(skill.id)
+        discovery_notes = sorted(
+            (f for f in skill.findings if f.code in well_known.DISCOVERY_NOTE_CODES), key=lambda f: f.sort_key()
+        )
         self._render(
             "skill.html",
             page_file,
@@ -237,6 +242,8 @@ class HtmlEmitter:
             capabilities=capabilities.card_view(assessment.risk.card, paths),
             versions=list(reversed(versions)),
             deprecation=deprecation,
+            error_codes=sorted({f.code for f in skill.errors}),
+            discovery_notes=[f.message for f in discovery_notes],
             current_yanked=yanked.get(skill.version or ""),
             raw_url=root + SiteUrls.raw_file(skill.id, "SKILL.md"),
             page_title=card.name,

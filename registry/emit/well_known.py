@@ -40,7 +40,7 @@ NOT_DISCOVERABLE = Rule(
     "left out of discovery indexes",
     "not in the .well-known indexes: {reason}",
     "{fix}",
-    "A skill named 'My Skill' (spaces are not allowed in discovery names).",
+    "A description of 1,100 characters, or a name and a folder name that both have spaces.",
 )
 NAME_TAKEN = Rule(
     "D002",
@@ -77,25 +77,70 @@ RISK_EXCLUDED = Rule(
     "A skill that pipes a download into a shell.",
 )
 
-RULES = (NOT_DISCOVERABLE, NAME_TAKEN, PATH_NOT_V1_SAFE, PATH_NOT_IN_ARCHIVE, RISK_EXCLUDED)
+NAMED_AFTER_FOLDER = Rule(
+    "D006",
+    I,
+    "listed under its folder name",
+    "the .well-known indexes list this skill as '{folder}', its folder name: the name '{name}' is not a valid "
+    "discovery name",
+    "Set `name: {folder}` (lowercase ASCII, single hyphens) so that every client shows the name it installs.",
+    "`name: Metasploit Framework` in the folder metasploit-framework.",
+)
+
+RULES = (NOT_DISCOVERABLE, NAME_TAKEN, PATH_NOT_V1_SAFE, PATH_NOT_IN_ARCHIVE, RISK_EXCLUDED, NAMED_AFTER_FOLDER)
+# The findings that say why a published skill is not in the discovery indexes, or under which name it
+# is: shown at the top of its page, beside the install commands.
+DISCOVERY_NOTE_CODES = frozenset({NOT_DISCOVERABLE.code, NAME_TAKEN.code, RISK_EXCLUDED.code, NAMED_AFTER_FOLDER.code})
 
 
 def sha256(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def discovery_problem(skill: Skill) -> tuple[str, str] | None:
-    """Why a published skill cannot go into the discovery indexes, with a fix; None when it can."""
-    name = skill.name or ""
-    if not DISCOVERY_NAME.match(name) or len(name) > 64:
-        return (
-            f"the name '{name}' does not match ^[a-z0-9]+(-[a-z0-9]+)*$ (64 characters at most)",
-            "Use a lowercase ASCII name with single hyphens.",
-        )
+@dataclass(frozen=True)
+class DiscoveryName:
+    """The name a published skill is listed under in the discovery indexes, or the finding why it is not.
+
+    Discovery clients accept only names matching DISCOVERY_NAME and descriptions of 1 to 1024
+    characters, and the `skills` CLI installs a skill under its index name after checking only that
+    the downloaded SKILL.md has a name and a description (it never compares the two names). So a name
+    that is not a valid discovery name can be replaced by the folder name, which is what Claude Code
+    calls the skill anyway; a skill without any name cannot be listed.
+    """
+
+    name: str | None
+    finding: Finding | None = None  # D001 when name is None, D006 when the folder name is used
+
+
+def discovery_name(skill: Skill) -> DiscoveryName:
+    path = skill.location.skill_md_path
+    key_lines = skill.document.key_lines
     description = skill.description or ""
     if not description or len(description) > 1024:
-        return ("the description is empty or longer than 1024 characters", "Shorten the description.")
-    return None
+        reason = f"the description has {len(description)} characters; discovery clients accept 1 to 1024"
+        fix = "Shorten the description to 1024 characters at most; move details into the body."
+        return DiscoveryName(None, NOT_DISCOVERABLE.at(path, key_lines.get("description"), 1, reason=reason, fix=fix))
+    name = skill.name
+    folder = skill.location.folder.name
+    folder_fits = _valid_discovery_name(folder)
+    if name is None:
+        reason = "the SKILL.md has no name; the `skills` CLI drops a downloaded skill whose frontmatter has none"
+        fix = f"Add `name: {folder}` to the frontmatter." if folder_fits else "Add a `name:` to the frontmatter."
+        return DiscoveryName(None, NOT_DISCOVERABLE.at(path, key_lines.get("name") or 1, 1, reason=reason, fix=fix))
+    if _valid_discovery_name(name):
+        return DiscoveryName(name)
+    if folder_fits:
+        return DiscoveryName(folder, NAMED_AFTER_FOLDER.at(path, key_lines.get("name"), 1, folder=folder, name=name))
+    reason = (
+        f"neither the name '{name}' nor the folder name '{folder}' matches ^[a-z0-9]+(-[a-z0-9]+)*$ "
+        "(64 characters at most)"
+    )
+    fix = "Use a lowercase ASCII name with single hyphens, and the same name for the folder."
+    return DiscoveryName(None, NOT_DISCOVERABLE.at(path, key_lines.get("name"), 1, reason=reason, fix=fix))
+
+
+def _valid_discovery_name(name: str) -> bool:
+    return len(name) <= 64 and bool(DISCOVERY_NAME.match(name))
 
 
 def select_discoverable(skills: Iterable[Skill], first_published: Mapping[str, str]) -> dict[str, Skill]:
@@ -109,13 +154,11 @@ def select_discoverable(skills: Iterable[Skill], first_published: Mapping[str, s
     """
     by_name: dict[str, list[Skill]] = {}
     for skill in skills:
-        problem = discovery_problem(skill)
-        if problem is not None:
-            skill.findings.append(
-                NOT_DISCOVERABLE.at(skill.location.skill_md_path, None, None, reason=problem[0], fix=problem[1])
-            )
-            continue
-        by_name.setdefault(skill.name or "", []).append(skill)
+        listed = discovery_name(skill)
+        if listed.finding is not None:
+            skill.findings.append(listed.finding)
+        if listed.name is not None:
+            by_name.setdefault(listed.name, []).append(skill)
     chosen: dict[str, Skill] = {}
     for name, candidates in sorted(by_name.items()):
         ranked = sorted(
@@ -130,7 +173,9 @@ def select_discoverable(skills: Iterable[Skill], first_published: Mapping[str, s
         winner = ranked[0]
         chosen[name] = winner
         for other in ranked[1:]:
-            other.findings.append(NAME_TAKEN.at(other.location.skill_md_path, None, None, name=name, winner=winner.id))
+            line = other.document.key_lines.get("name")  # the name it would have been listed under
+            at = (other.location.skill_md_path, line, 1 if line else None)
+            other.findings.append(NAME_TAKEN.at(*at, name=name, winner=winner.id))
     return chosen
 
 
@@ -147,17 +192,30 @@ def v1_path_ok(path: str) -> bool:
 class DiscoveryEntries:
     v2: dict
     v1: dict
-    findings: tuple[Finding, ...]
+
+
+def path_findings(skill: Skill) -> list[Finding]:
+    """The files a listed skill's archive (D004) or legacy index (D003) must leave out, and why.
+
+    Decided from the paths alone, in the analysis (registry/analysis.py), so that every command
+    reports them; `emit_skill` leaves the same files out.
+    """
+    folder = skill.location.rel_folder
+    paths = [f.path for f in skill.location.files]
+    findings = []
+    for path in paths:
+        if paths != ["SKILL.md"] and not ustar_fits(path):
+            findings.append(PATH_NOT_IN_ARCHIVE.at(_shown(folder, path), None, None, path=path))
+        if not v1_path_ok(path):
+            findings.append(PATH_NOT_V1_SAFE.at(_shown(folder, path), None, None, path=path))
+    return findings
 
 
 def emit_skill(
-    writer: SiteWriter, skill: Skill, contents: Mapping[str, bytes], executables: frozenset[str]
+    writer: SiteWriter, skill: Skill, name: str, contents: Mapping[str, bytes], executables: frozenset[str]
 ) -> DiscoveryEntries:
-    """Write one skill's discovery artifacts; return its entries for both indexes."""
-    name = skill.name or ""
+    """Write one skill's discovery artifacts under its discovery `name`; return its entries for both indexes."""
     description = skill.description or ""
-    folder = skill.location.rel_folder
-    findings: list[Finding] = []
     paths = [f.path for f in skill.location.files if f.path in contents]
 
     skill_md = contents["SKILL.md"]
@@ -171,12 +229,7 @@ def emit_skill(
             "digest": sha256(skill_md),
         }
     else:
-        members = []
-        for path in paths:
-            if not ustar_fits(path):
-                findings.append(PATH_NOT_IN_ARCHIVE.at(_shown(folder, path), None, None, path=path))
-                continue
-            members.append((path, contents[path], path in executables))
+        members = [(path, contents[path], path in executables) for path in paths if ustar_fits(path)]
         archive = build_tar_gz(members)
         writer.write_bytes(f"{V2_DIR}/{name}.tar.gz", archive)
         v2 = {
@@ -189,15 +242,11 @@ def emit_skill(
     if skill.version and semver.Version.is_valid(skill.version):
         v2["version"] = skill.version
 
-    listed = []
-    for path in paths:
-        if not v1_path_ok(path):
-            findings.append(PATH_NOT_V1_SAFE.at(_shown(folder, path), None, None, path=path))
-            continue
+    listed = [path for path in paths if v1_path_ok(path)]
+    for path in listed:
         writer.write_bytes(f"{V1_DIR}/{name}/{path}", contents[path])
-        listed.append(path)
     v1 = {"name": name, "description": description, "files": listed}
-    return DiscoveryEntries(v2, v1, tuple(findings))
+    return DiscoveryEntries(v2, v1)
 
 
 def emit_indexes(writer: SiteWriter, entries: Iterable[DiscoveryEntries]) -> None:

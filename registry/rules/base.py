@@ -1,8 +1,14 @@
-"""A rule: its stable code, severity, message, fix hint and an example, declared once."""
+"""A rule: its stable code, severity, message, fix hint and an example, declared once.
+
+Severity says what the author must fix; `blocks_loading` says whether a client could still load the
+skill. Only a finding of a rule that blocks loading keeps a skill off the site (Skill.loadable):
+a spec violation such as a Title Case name is an error for `validate` and `check-pr`, yet Claude
+Code and the `skills` CLI load the skill, so it is published and marked.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from registry.model import Finding, Severity
 
@@ -15,6 +21,9 @@ class Rule:
     message: str  # str.format template filled from keyword arguments
     hint: str  # str.format template too
     example: str = ""
+    # No client can load a skill with this finding: it is left out. Keyword-only, so that subclasses
+    # (RiskRule) keep their positional fields.
+    blocks_loading: bool = field(default=False, kw_only=True)
 
     def at(
         self, path: str, line: int | None = None, column: int | None = None, /, excerpt: str = "", **params

@@ -41,6 +41,7 @@ TOO_MANY_FILES = Rule(
     "the skill holds {actual} files, over the limit of {limit} (limits.files_per_skill); it is left out",
     "Remove generated or vendored files from the skill folder; clients refuse archives with more than 1000 files.",
     "A skill with a checked-in node_modules renamed to deps/.",
+    blocks_loading=True,
 )
 SKILL_TOO_LARGE = Rule(
     "L006",
@@ -49,6 +50,7 @@ SKILL_TOO_LARGE = Rule(
     "the skill's files add up to {actual} bytes, over the limit of {limit} (limits.skill_bytes); it is left out",
     "Remove large files; clients refuse to unpack more than 50 MiB.",
     "Several large binaries under assets/.",
+    blocks_loading=True,
 )
 UNSAFE_FILE_NAME = Rule(
     "L007",
@@ -81,6 +83,7 @@ UNREADABLE = Rule(
     "'{name}' cannot be read: {reason}",
     "Fix the file's permissions or remove it.",
     "A file with mode 000.",
+    blocks_loading=True,
 )
 SKILL_MD_NOT_FILE = Rule(
     "L011",
@@ -89,6 +92,7 @@ SKILL_MD_NOT_FILE = Rule(
     "'{name}' is a {kind}, not a regular file; the skill cannot be read",
     "Make SKILL.md a regular file in the skill folder.",
     "A directory named SKILL.md.",
+    blocks_loading=True,
 )
 HARD_LINK = Rule(
     "L012",

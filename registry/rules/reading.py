@@ -9,6 +9,7 @@ INVALID_UTF8 = Rule(
     "SKILL.md is not valid UTF-8: byte 0x{byte} at offset {offset} cannot be decoded",
     "Save the file as UTF-8 (most editors: 'Save with encoding' > UTF-8).",
     "A file saved as Latin-1 with an accented character in the description.",
+    blocks_loading=True,
 )
 BYTE_ORDER_MARK = Rule(
     "P002",
@@ -41,6 +42,7 @@ NUL_BYTES = Rule(
     "SKILL.md contains NUL bytes (first at offset {offset}); it is not a text file",
     "Remove the NUL bytes; SKILL.md must be UTF-8 text.",
     "A UTF-16 encoded file.",
+    blocks_loading=True,
 )
 NO_FRONTMATTER = Rule(
     "P010",
@@ -49,6 +51,7 @@ NO_FRONTMATTER = Rule(
     "SKILL.md has no YAML frontmatter",
     "Start the file with a '---' line, then `name:` and `description:`, then a closing '---' line.",
     "A file that begins with '# Title'.",
+    blocks_loading=True,
 )
 FRONTMATTER_NOT_CLOSED = Rule(
     "P011",
@@ -57,6 +60,7 @@ FRONTMATTER_NOT_CLOSED = Rule(
     "the frontmatter opened on line {line} is never closed by a '---' line",
     "Add a line holding only '---' (at column 1, not indented) after the last frontmatter field.",
     "A closing '---' indented inside a block scalar.",
+    blocks_loading=True,
 )
 BLANK_LINES_BEFORE_FRONTMATTER = Rule(
     "P012",
@@ -73,6 +77,7 @@ INVALID_YAML = Rule(
     "invalid YAML in frontmatter: {problem}",
     "{fix}",
     "description: Use this skill when: the user asks   (an unquoted ': ' inside a value)",
+    blocks_loading=True,
 )
 YAML_LIMIT = Rule(
     "P014",
@@ -81,6 +86,7 @@ YAML_LIMIT = Rule(
     "frontmatter {what} exceeds the limit of {limit} (found {actual}; limits.{setting})",
     "Simplify the frontmatter: no anchors/aliases that multiply content, no deep nesting.",
     "A 'billion laughs' alias bomb.",
+    blocks_loading=True,
 )
 FRONTMATTER_NOT_MAPPING = Rule(
     "P015",
@@ -89,6 +95,7 @@ FRONTMATTER_NOT_MAPPING = Rule(
     "SKILL.md frontmatter must be a YAML mapping (found {found})",
     "Write the frontmatter as `key: value` lines.",
     "A frontmatter holding a single list '- a'.",
+    blocks_loading=True,
 )
 DUPLICATE_KEY = Rule(
     "P016",
@@ -105,6 +112,7 @@ FRONTMATTER_TOO_LARGE = Rule(
     "frontmatter is {actual} bytes, over the limit of {limit} (limits.frontmatter_bytes)",
     "Move long text into the body or into references/.",
     "A frontmatter with a 200 KB embedded JSON blob.",
+    blocks_loading=True,
 )
 SKILL_MD_TOO_LARGE = Rule(
     "P018",
@@ -113,6 +121,7 @@ SKILL_MD_TOO_LARGE = Rule(
     "SKILL.md is {actual} bytes, over the limit of {limit} (limits.skill_md_bytes)",
     "Split the content into files under references/ and link them from the body.",
     "A 5 MB SKILL.md with an embedded data dump.",
+    blocks_loading=True,
 )
 EMPTY_FILE = Rule(
     "P019",
@@ -121,6 +130,7 @@ EMPTY_FILE = Rule(
     "SKILL.md is empty",
     "Add frontmatter with `name:` and `description:` and a body of instructions.",
     "A zero-byte SKILL.md.",
+    blocks_loading=True,
 )
 
 RULES = (

@@ -64,7 +64,7 @@ def _apply_categorisation(skill: Skill, categorisation: Categorisation) -> None:
 def score_history(skill: Skill, content: ContentScore, repository: RepositoryInfo, policy: Policy) -> Assessment:
     """Versions, checksums and the earned trust tier: these change with history, not content."""
     history = repository.histories.get(skill.location.rel_folder)
-    versions = check_versions(skill, history)
+    versions = check_versions(skill, history, history_gap(repository))
     skill.findings.extend(versions.findings)
     skill.findings.extend(content.findings)
     risk = content.risk
@@ -81,6 +81,15 @@ def score_history(skill: Skill, content: ContentScore, repository: RepositoryInf
         override.reason if allowed else None,
         content.clones,
     )
+
+
+def history_gap(repository: RepositoryInfo) -> str | None:
+    """Why the version rules could not see the whole history, or None when they could."""
+    if not repository.is_git or repository.commit is None:
+        return "the source has no git history (not in a git work tree, or no commit yet)"
+    if repository.shallow:
+        return "the git clone is shallow, so earlier commits are missing"
+    return None
 
 
 def score_skill(skill: Skill, contents: Mapping[str, bytes], repository: RepositoryInfo, policy: Policy) -> Assessment:

@@ -2,7 +2,8 @@
 
 Tiers: `official` (an official publisher in registry.yaml, no high or critical risk), `verified`
 (a verified or official publisher, a valid semver version, content that matches its declared
-checksum and published versions, no high or critical risk), else `community`. What a skill
+checksum and published versions, no high or critical risk), else `community`. A skill with errors
+(published because clients load it, e.g. a Title Case name) is `community` whoever publishes it. What a skill
 claims in `trust-level` is never taken: a higher claim earns a warning and the earned tier.
 
 The score (0 to 100) adds the weights of the signals that hold; every signal, held or not, is
@@ -79,6 +80,7 @@ def assess_trust(
     publisher_tier = publisher.tier if publisher else "community"
     risky = risk_level in ("high", "critical")
     integrity = not any(f.code in INTEGRITY_CODES for f in skill.findings)
+    errors = sorted({f.code for f in skill.errors if f.code not in INTEGRITY_CODES})
     declared_checksum = skill.settings.get("checksum")
     checksum_matches = isinstance(declared_checksum, str) and declared_checksum.strip() == skill.content_digest
 
@@ -88,10 +90,10 @@ def assess_trust(
         if publisher
         else (f"namespace '{namespace or skill.id}' has no publisher in registry.yaml")
     )
-    if publisher_tier == "official" and not risky:
+    if publisher_tier == "official" and not risky and not errors:
         tier = "official"
         reasons.append(f"{who}; no high or critical risk finding")
-    elif publisher_tier in ("verified", "official") and version_valid and integrity and not risky:
+    elif publisher_tier in ("verified", "official") and version_valid and integrity and not risky and not errors:
         tier = "verified"
         reasons.append(f"{who}; valid semver version; content matches its checksum and published versions")
     else:
@@ -104,6 +106,8 @@ def assess_trust(
                 reasons.append("no valid semver version")
             if not integrity:
                 reasons.append("content does not match its checksum or a published version")
+            if errors:
+                reasons.append(f"the skill has errors to fix ({', '.join(errors)})")
 
     age_days = None
     if history and build_time is not None:

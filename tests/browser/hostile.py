@@ -158,7 +158,8 @@ HOSTILE_SKILLS["mallory/markup-everywhere"] = (
     },
 )
 
-# A name that is a payload: the name rule (S008) leaves the skill out, so it must reach no page at all.
+# A name that is a payload: it breaks the name rule (S008), but clients load the skill, so it is published and
+# the name reaches every page that lists it, as text.
 HOSTILE_SKILLS["mallory/hostile-name"] = (
     "---\n"
     + f"name: {_q(f'<script>{JS}</script>hostile-name')}\n"

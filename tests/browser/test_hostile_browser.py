@@ -33,6 +33,7 @@ SHOWN = {
     "mallory/flow-inputs": [f"<script>{JS}</script> Article", f"<svg onload={JS}>"],
     "mallory/bouno-arguments": [f"<img src=x onerror={JS}>", f"<svg onload={JS}>"],
     "mallory/claude-fields": [f"<script>{JS}</script>", f"<svg onload={JS}>"],
+    "mallory/hostile-name": [f"<script>{JS}</script>hostile-name"],  # the title and heading: S008, published
 }
 
 
@@ -60,8 +61,8 @@ def hostile_pages(site) -> list[str]:
 def test_the_hostile_skills_are_published_with_their_payloads(site):
     ids = hostile_ids(site)
     assert set(SHOWN) < set(ids) and any("pwned" in i.split("/")[0] for i in ids)  # the publisher folder payload
-    left_out = {item.id: [f.code for f in item.reasons] for item in site.result.left_out}
-    assert left_out == {"mallory/hostile-name": ["S008"]}  # a markup name is refused, so it reaches no page
+    # A markup name breaks the name rule (S008), yet clients load the skill: it is published, as text.
+    assert site.result.left_out == []
     dialects = {d for s in site.result.published if s.id in ids for d in s.dialects}
     assert {"skillli", "gibberish", "wolffish", "agent-flow-lite", "bouno", "claude-code"} <= dialects
 
@@ -77,7 +78,6 @@ def test_no_served_page_holds_an_executable_construct(site):
         if problems:
             found[rel] = problems
     assert len(pages) > 50 and found == {}
-    assert "hostile-name" not in "".join(p.read_text(encoding="utf-8") for p in pages if "raw/" not in p.as_posix())
 
 
 def test_the_construct_walker_and_the_dom_check_catch_a_live_payload(site, open_page, tmp_path):

@@ -33,7 +33,7 @@ CASES = {
     "undefined-alias": ("x: *nowhere\n", "P013", False),
     "python-tag": ("x: !!python/object/apply:os.system ['touch {marker}']\ny: !!python/name:os.system\n", None, True),
     "custom-tags": ("x: !Ref foo\ny: !!binary aGVsbG8=\nz: !<tag:yaml.org,2002:js/function> alert(1)\n", None, True),
-    "name-is-a-list": ("__NAME__", "S003", False),
+    "name-is-a-list": ("__NAME__", "S003", True),  # Claude Code loads it by its folder name
     "duplicate-name": ("name: other\n", "P016", True),
     "tabs": ("x:\n\t- y\n", "P013", False),
     "directives": ("%YAML 1.1\n", "P013", False),

@@ -427,3 +427,46 @@ def test_dotted_path_in_v01_index_would_hide_every_skill_from_old_clis(
     else:
         assert run.proc.returncode == 0, run.describe()
         assert sorted(p.name for p in run.skills_dir.iterdir()) == ["dotty", "plain"], run.describe()
+
+
+# --------------------------------------------------------------------------- names the specification refuses
+
+
+def write_title_case_source(root: Path) -> Path:
+    """Two skills whose frontmatter names break the spec: the site lists them under their folder names."""
+    single = root / "sec" / "metasploit-framework"
+    single.mkdir(parents=True)
+    (single / "SKILL.md").write_bytes(
+        b"---\nname: Metasploit Framework\ndescription: Runs Metasploit modules. Use when testing your network.\n"
+        b"---\n\n# Metasploit\n\nStep one.\n"
+    )
+    bundled = root / "sec" / "port-scanner"
+    (bundled / "references").mkdir(parents=True)
+    (bundled / "SKILL.md").write_bytes(
+        b"---\nname: Port Scanner\ndescription: Scans ports. Use when checking a host you own.\n---\n\n"
+        b"# Port Scanner\n\nRead references/ports.md.\n"
+    )
+    (bundled / "references" / "ports.md").write_bytes(b"# Ports\n\n22, 80, 443.\n")
+    return root
+
+
+@pytest.fixture(scope="module")
+def title_case_site(toolchain: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    source = write_title_case_source(tmp_path_factory.mktemp("title-case-src"))
+    served = Site(source, tmp_path_factory.mktemp("title-case-site") / "public")
+    yield served
+    served.close()
+
+
+@pytest.mark.parametrize("cli", CLIS, ids=lambda c: c.id)
+def test_a_title_case_name_installs_under_its_folder_name(cli: Cli, title_case_site: Site, tmp_path: Path) -> None:
+    """The CLI checks only that the downloaded SKILL.md has a name, never that it equals the index name."""
+    assert sorted(title_case_site.result.discovery.values()) == ["metasploit-framework", "port-scanner"]
+    run = install_all(cli, title_case_site, tmp_path)
+    assert run.proc.returncode == 0, run.describe()
+    names = ["metasploit-framework", "port-scanner"]
+    assert sorted(p.name for p in run.skills_dir.iterdir()) == names, run.describe()
+    for name in names:
+        got = tree(check_installed_folder(run, name))
+        assert got == tree(source_folder(title_case_site.source, name)), f"{cli.id} {name}: installed files differ"
+    check_fetched(run, title_case_site)

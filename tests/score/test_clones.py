@@ -10,7 +10,7 @@ from markupsafe import escape
 from pr_support import check
 from site_checks import check_index_json
 
-from registry import crawl, pipeline
+from registry import analysis, crawl
 from registry.build import build
 from registry.config import BuildOptions, Limits
 from registry.parse.skill import parse_skill
@@ -335,7 +335,7 @@ def test_an_incremental_build_updates_a_copy_when_only_its_original_changed(tmp_
     def no_call(*args, **kwargs):
         raise AssertionError("a rebuild with the same skills must reuse the clone stage's result")
 
-    monkeypatch.setattr(pipeline, "find_clones", no_call)
+    monkeypatch.setattr(analysis, "find_clones", no_call)
     again, _ = run_build(root, out)
     assert again.work["analyses_reused"] == len(again.published) and page(out, "mallory/pdf-helper") == after
 
