@@ -154,3 +154,83 @@ def test_validate_build_serve_and_check_pr_report_the_same_findings(tmp_path, tr
     reviewed, review_rules = _check_pr(repo, base)
     assert reviewed == built, "check-pr and build disagree:\n" + _difference(reviewed, built)
     assert all(code.startswith("Q") for code, *_ in review_rules)
+
+
+CHECKSUM_WRONG = "sha256:" + "0" * 64
+
+
+def _skill(name: str, version: str, extra: str = "", body: str = "Step one. Step two.") -> str:
+    return (
+        f"---\nname: {name}\ndescription: Does {name} things. Use when checking one verdict.\n"
+        f'license: MIT\nversion: "{version}"\n{extra}---\n\n# {name}\n\n{body}\n'
+    )
+
+
+def _seen_in(findings: collections.Counter, code: str, skill: str) -> bool:
+    return any(key[0] == code and f"/{skill}/" in key[1] for key in findings)
+
+
+def test_the_cases_that_disagreed_now_agree(tmp_path):
+    """The issue's cases: a wrong checksum, a `v1.2` version, an edit without a bump while serve runs."""
+    repo = tmp_path / "registry"
+    skills = repo / SOURCE
+    for name, text in {
+        "stale-sum": _skill("stale-sum", "1.0.0", f"checksum: {CHECKSUM_WRONG}\n"),
+        "loose-version": _skill("loose-version", "v1.2"),
+        "edited": _skill("edited", "1.0.0"),
+    }.items():
+        (skills / "acme" / name).mkdir(parents=True)
+        (skills / "acme" / name / "SKILL.md").write_text(text)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "skills", "2025-01-01T00:00:00+00:00")
+
+    validated = _validate(repo)
+    assert _seen_in(validated, "V006", "stale-sum") and _seen_in(validated, "V001", "loose-version")
+    assert validated == _build(repo, tmp_path / "public")
+    assert _run(repo, "validate", SOURCE).returncode == 1  # V006 is an error: "0 errors" no more
+
+    # An edit without a new version, made while serve runs: the rebuild says why, on the spot.
+    report = tmp_path / "served-report.json"
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    args = [
+        "serve",
+        "--source",
+        SOURCE,
+        "--out",
+        str(tmp_path / "served"),
+        "--port",
+        str(port),
+        "--report",
+        str(report),
+    ]
+    process = subprocess.Popen([*CLI, *args], cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and process.poll() is None and not _complete(report):
+            time.sleep(0.2)
+        assert _complete(report), process.communicate()[1].decode()[-2000:] if process.poll() is not None else ""
+        time.sleep(1)  # the watcher is started after the first build
+        (skills / "acme" / "edited" / "SKILL.md").write_text(_skill("edited", "1.0.0", body="Step one, changed."))
+        served: collections.Counter = collections.Counter()
+        while time.monotonic() < deadline and not _seen_in(served, "V002", "edited"):
+            time.sleep(0.3)
+            if _complete(report):
+                served = collections.Counter(_key(f, SOURCE + "/") for f in json.loads(report.read_text())["findings"])
+        assert _seen_in(served, "V002", "edited")
+    finally:
+        process.terminate()
+        _, stderr = process.communicate(timeout=30)
+    lines = [line for line in stderr.decode().splitlines() if "V002" in line]
+    assert lines and "acme/edited/SKILL.md" in lines[0], stderr.decode()[-2000:]
+    assert served == _validate(repo) == _build(repo, tmp_path / "after")
+
+
+def test_outside_git_validate_says_what_it_could_not_check(tmp_path):
+    folder = tmp_path / "copied" / "edited"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(_skill("edited", "1.0.0"))
+    result = _run(tmp_path, "validate", "copied", "--format", "json", check=True)
+    (note,) = [f for f in json.loads(result.stdout)["findings"] if f["code"] == "V007"]
+    assert note["severity"] == "info" and note["path"] == "copied/edited/SKILL.md" and note["line"] == 5
+    assert "no git history" in note["message"] and "V002-V005" in note["message"]
