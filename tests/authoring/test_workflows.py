@@ -192,10 +192,13 @@ def test_main_workflow():
     assert main["on"]["push"]["branches"] == ["main"]
     assert main["permissions"] == {"contents": "read"}
     runs = "\n".join(s.get("run", "") for s in steps(main))
-    assert "apt-get install" in runs and "chromium" in runs
-    assert ".venv/bin/pip install -e '.[test]'" in runs
-    assert "npm ci --prefix tests/interop" in runs
-    assert runs.index("-m pytest") < runs.index("skill-registry build --strict")
+    # One way to install and test, shared with .ci/run and the README: scripts/test.
+    assert "scripts/test" in runs and "scripts/test" in (REPO_ROOT / ".ci" / "run").read_text()
+    script = (REPO_ROOT / "scripts" / "test").read_text()
+    assert "apt-get install" in script and "chromium" in script and "hugo" in script
+    assert "-e '.[test]'" in script and "npm ci --prefix tests/interop" in script
+    assert "ruff check" in script and "ruff format --check" in script
+    assert runs.index("scripts/test") < runs.index("skill-registry build --strict")
 
 
 def test_action_metadata():
