@@ -17,12 +17,12 @@ from pathlib import Path
 
 from registry import crawl as crawl_stage
 from registry import history, skill_jobs, validate
-from registry.build import Progress, _no_progress
 from registry.config import Limits
 from registry.emit import well_known
 from registry.lifecycle import Lifecycle, apply_lifecycle, check_against, find_lifecycle, load_lifecycle
 from registry.model import CrawlResult, Skill, SkillLocation
 from registry.policy import Policy, PolicyError, find_policy, load_policy
+from registry.result import Progress, no_progress
 from registry.rules.catalog import all_rules
 from registry.score import Assessment, apply_severity_overrides, score_history
 from registry.score.clones import apply_clones, find_clones
@@ -63,7 +63,7 @@ def analyse(
     source: Path,
     policy_path: Path | None = None,
     default_limits: Limits | None = None,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
     lap: Callable[[str], None] = lambda stage: None,
     incremental: Incremental | None = None,
     workers: Workers | None = None,

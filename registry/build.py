@@ -15,99 +15,19 @@ import os
 import resource
 import shutil
 import time
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from registry import history
 from registry.config import BuildOptions
 from registry.emit.writer import dump_json
 from registry.lifecycle import find_lifecycle
-from registry.model import Finding, LeftOut, Severity, Skill
 from registry.output import Buffers, build_lock, served_intact
 from registry.policy import find_policy
-from registry.state import BuildState, code_fingerprint, key_of
+from registry.result import BuildResult, Progress, no_progress
+from registry.state import BuildState, code_fingerprint, key_of, search_cache
 from registry.workers import Workers
 
-if TYPE_CHECKING:
-    from registry.emit.search import SearchStats
-    from registry.score import Assessment
-
-__all__ = ["BuildResult", "build", "search_cache"]
-
-
-def __getattr__(name: str) -> Any:
-    # The pipeline (and everything it imports: templates, Markdown, search) loads only when needed.
-    if name in ("analyse", "Analysis", "SourceChanged"):
-        from registry import pipeline
-
-        return getattr(pipeline, name)
-    raise AttributeError(name)
-
-
-@dataclass
-class BuildResult:
-    source: Path
-    out: Path
-    published: list[Skill]
-    left_out: list[LeftOut]
-    findings: list[Finding]  # every finding, crawl-level and per skill, sorted
-    repository: history.RepositoryInfo
-    discovery: dict[str, str]  # skill id -> discovery name
-    written: bool
-    timings: dict[str, float] = field(default_factory=dict)
-    assessments: dict[str, Assessment] = field(default_factory=dict)
-    search: SearchStats | None = None
-    work: dict[str, int] = field(default_factory=dict)  # skills analysed and rendered, and reused from state
-    published_ids: list[str] = field(default_factory=list)
-    peak_rss: dict[str, float] = field(default_factory=dict)  # stage -> this process's peak RSS (MB) after it
-    unchanged: bool = False  # nothing the build reads had changed: the last result, nothing redone
-
-    @property
-    def error_count(self) -> int:
-        return sum(1 for f in self.findings if f.severity is Severity.ERROR)
-
-    def counts(self) -> dict[str, int]:
-        by_severity = Counter(f.severity.value for f in self.findings)
-        return {
-            "skills_found": len(self.published_ids) + len(self.left_out),
-            "published": len(self.published_ids),
-            "left_out": len(self.left_out),
-            "errors": by_severity.get("error", 0),
-            "warnings": by_severity.get("warning", 0),
-            "info": by_severity.get("info", 0),
-        }
-
-    def report(self) -> dict:
-        return {
-            "source": str(self.source),
-            "out": str(self.out),
-            "written": self.written,
-            "generated_from": self.repository.commit,
-            "git": {
-                "is_git": self.repository.is_git,
-                "shallow": self.repository.shallow,
-                "dirty": self.repository.dirty,
-            },
-            "counts": self.counts(),
-            "timings_seconds": {k: round(v, 4) for k, v in self.timings.items()},
-            "peak_rss_mb_after_stage": self.peak_rss,
-            "work": self.work,
-            "unchanged": self.unchanged,
-            "search": self.search.to_json() if self.search else None,
-            "published": self.published_ids,
-            "left_out": [item.to_json() for item in self.left_out],
-            "findings": [f.to_json() for f in self.findings],
-        }
-
-
-Progress = Callable[[str, int, int], None]
-
-
-def _no_progress(stage: str, done: int, total: int) -> None:
-    return None
+__all__ = ["BuildResult", "build", "search_cache"]  # BuildResult and search_cache re-exported for callers
 
 
 def _file_digest(path: Path | None) -> str:
@@ -116,7 +36,7 @@ def _file_digest(path: Path | None) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def build(options: BuildOptions, progress: Progress = _no_progress) -> BuildResult:
+def build(options: BuildOptions, progress: Progress = no_progress) -> BuildResult:
     timings: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -209,9 +129,3 @@ def _write_report(options: BuildOptions, result: BuildResult) -> None:
     if options.report is not None:
         options.report.parent.mkdir(parents=True, exist_ok=True)
         options.report.write_bytes(dump_json(result.report(), pretty=True))
-
-
-def search_cache(out: Path) -> Path:
-    """Build state that must outlive one build's output folder: the state file, the Whoosh index, the spare site."""
-    out = out.absolute()
-    return out.parent / f".{out.name}.cache"

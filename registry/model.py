@@ -36,6 +36,7 @@ class Finding:
     column: int | None = None
     hint: str = ""
     excerpt: str = ""  # the matched text, for risk findings
+    blocks_loading: bool = False  # its rule says no client could load the skill (registry/rules/base.py)
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.column or 0, self.code, self.message)
@@ -334,18 +335,14 @@ class Skill:
 
         Claude Code needs a description and a readable frontmatter (a missing or malformed name falls
         back to the folder name), so a spec error alone does not decide it: only findings of rules
-        declared `blocks_loading` do (registry/rules/catalog.py LOADING_CODES).
+        declared `blocks_loading` do (listed in registry/rules/catalog.py LOADING_CODES).
         """
-        from registry.rules.catalog import LOADING_CODES  # the catalog imports every rule module, which import this
-
-        return self.description is not None and not any(f.code in LOADING_CODES for f in self.findings)
+        return self.description is not None and not any(f.blocks_loading for f in self.findings)
 
     @property
     def loading_problems(self) -> list[Finding]:
         """The findings that keep the skill from loading, for the left-out report."""
-        from registry.rules.catalog import LOADING_CODES
-
-        return [f for f in self.findings if f.code in LOADING_CODES]
+        return [f for f in self.findings if f.blocks_loading]
 
 
 @dataclass(slots=True)

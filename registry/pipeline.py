@@ -1,10 +1,10 @@
-"""The stages of a build, in order: crawl, parse, validate, history, score, render, emit, search.
+"""The stages of a build, in order: the analysis (registry/analysis.py: crawl, parse, validate, history,
+score), then gather, render, emit, search.
 
 Everything is gathered before the aggregate pages are written, so cross-page outputs (listings,
 indexes, the sitemap) are consistent, and nothing reaches the served site until the whole new
-site is complete (registry/output.py). Per-skill work runs in worker processes
-(registry/skill_jobs.py, registry/workers.py) and is cached in the build state by a digest of
-its inputs (registry/state.py).
+site is complete (registry/output.py). Rendering runs in worker processes (registry/render_jobs.py,
+registry/workers.py) and is cached in the build state by a digest of its inputs (registry/state.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from typing import IO
 
 from registry import history, render_jobs
 from registry.analysis import Analysis, Incremental, analyse
-from registry.build import BuildResult, Progress, search_cache
 from registry.config import BuildOptions, Limits
 from registry.emit import feeds, html, index_json, sitemap, well_known
 from registry.emit.search import SearchStats, emit_search
@@ -27,10 +26,11 @@ from registry.lifecycle import WITHDRAWN, Lifecycle, redirects_file
 from registry.model import Finding, LeftOut, Severity, Skill
 from registry.output import Buffers, SiteOutput, digest_of, double_buffered
 from registry.policy import Policy
+from registry.result import BuildResult, Progress
 from registry.score import Assessment
 from registry.search.documents import SearchDocument
 from registry.skill_jobs import SourceChanged
-from registry.state import key_of
+from registry.state import key_of, search_cache
 
 __all__ = ["Analysis", "Incremental", "SourceChanged", "analyse", "run"]
 

@@ -37,6 +37,7 @@ class Rule:
             column=column,
             hint=self.hint.format(**params),
             excerpt=excerpt,
+            blocks_loading=self.blocks_loading,
         )
 
 
