@@ -18,7 +18,7 @@ from registry.checker import check_paths
 from registry.cli import main
 
 # Libraries only the renderers, the search index and the terminal output use.
-RENDERING = ("jinja2", "whoosh", "markdown_it", "pygments", "rich")
+RENDERING = ("jinja2", "whoosh", "markdown_it", "cmarkgfm", "pygments", "rich")
 HEAVY = (*RENDERING, "numpy", "tree_sitter")
 
 
