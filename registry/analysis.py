@@ -18,12 +18,11 @@ from pathlib import Path
 from registry import crawl as crawl_stage
 from registry import history, skill_jobs, validate
 from registry.config import Limits
-from registry.emit import well_known
+from registry.discovery import RISK_EXCLUDED, path_findings, select_discoverable
 from registry.lifecycle import Lifecycle, apply_lifecycle, check_against, find_lifecycle, load_lifecycle
 from registry.model import CrawlResult, Skill, SkillLocation
 from registry.policy import Policy, PolicyError, find_policy, load_policy
 from registry.result import Progress, no_progress
-from registry.rules.catalog import all_rules
 from registry.score import Assessment, apply_severity_overrides, score_history
 from registry.score.clones import apply_clones, find_clones
 from registry.skill_jobs import SourceChanged
@@ -59,6 +58,15 @@ class Incremental:
     workers: Workers
 
 
+def known_rule_codes() -> frozenset[str]:
+    """Every rule code, for checking a policy's severity overrides (asked only when it has some)."""
+    # The catalogue imports every module that declares rules, the site's emitters included: the
+    # analysis itself needs none of it.
+    from registry.rules.catalog import all_rules
+
+    return frozenset(rule.code for rule in all_rules())
+
+
 def analyse(
     source: Path,
     policy_path: Path | None = None,
@@ -77,7 +85,7 @@ def analyse(
     """
     workers = workers or (incremental.workers if incremental else Workers(1))
     policy_file = policy_path or find_policy(source)
-    policy = load_policy(policy_file, frozenset(r.code for r in all_rules()))
+    policy = load_policy(policy_file, known_rule_codes)
     lifecycle_file = find_lifecycle(policy_file, source)
     lifecycle = load_lifecycle(lifecycle_file)
     limits = policy.limits if policy.source else (default_limits or Limits())
@@ -185,16 +193,14 @@ def choose_discovery(
     for skill in published:
         assessment = assessments.get(skill.id)
         if assessment is not None and skill.risk_level in policy.exclude_risk and assessment.risk_override is None:
-            skill.findings.append(
-                well_known.RISK_EXCLUDED.at(skill.location.skill_md_path, None, None, level=skill.risk_level)
-            )
+            skill.findings.append(RISK_EXCLUDED.at(skill.location.skill_md_path, None, None, level=skill.risk_level))
         elif skill.version and skill.version in lifecycle.yanked.get(skill.id, {}):
             continue  # its current version is yanked: never offered for installation (finding Y003)
         else:
             discoverable.append(skill)
-    chosen = well_known.select_discoverable(discoverable, first_published)
+    chosen = select_discoverable(discoverable, first_published)
     for skill in chosen.values():
-        skill.findings.extend(well_known.path_findings(skill))
+        skill.findings.extend(path_findings(skill))
     return {skill.id: name for name, skill in chosen.items()}
 
 

@@ -22,7 +22,7 @@ from registry import __version__
 from registry.config import BUNDLED_SKILLS, DEFAULT_OUT, BuildOptions
 
 if TYPE_CHECKING:
-    from registry.build import BuildResult
+    from registry.result import BuildResult
 
 REGISTRY_FOLDER = Path("skills-index")  # where a registry keeps its skills, at its root
 
@@ -256,7 +256,7 @@ def docs(out: Path) -> None:
     """Regenerate the reference pages made from code: rules.md, policy.md and risk.md."""
     from registry.policy import policy_markdown
     from registry.rules.catalog import markdown_table
-    from registry.score.risk_docs import risk_markdown
+    from registry.score.risk.docs import risk_markdown
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "rules.md").write_text(markdown_table(), encoding="utf-8")

@@ -460,7 +460,7 @@ def render_skill(
 
 def name_problem(name: str) -> str | None:
     """Why NAME cannot be a skill name (the standard dialect's rules, warnings included), or None."""
-    from registry.dialects.standard import ASCII_NAME, RESERVED_WORDS
+    from registry.text import ASCII_NAME, RESERVED_WORDS
 
     if not name:
         return "it is empty"
@@ -475,7 +475,7 @@ def name_problem(name: str) -> str | None:
 
 
 def suggest_skill_name(name: str) -> str:
-    from registry.dialects.standard import RESERVED_WORDS, suggest_name
+    from registry.text import RESERVED_WORDS, suggest_name
 
     suggestion = suggest_name(name)
     for word in RESERVED_WORDS:

@@ -13,13 +13,13 @@ import os
 import re
 import stat
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from registry.config import Limits
 from registry.model import CrawlResult, Finding, LeftOut, SkillFile, SkillLocation
 from registry.rules import layout as rules
+from registry.text import slug
 
 # Never published, and why (the capability card lists them as not analysed with this reason).
 SKIPPED_DIRS = {
@@ -394,18 +394,6 @@ def _digest_file(
         return "", 0, ("unreadable", err.strerror or str(err))
     finally:
         os.close(fd)
-
-
-_SLUG_DROP = re.compile(r"[^a-z0-9_.-]+")
-
-
-def slug(segment: str) -> str:
-    """An ASCII, URL-safe form of one path segment; stable for a given input."""
-    raw = segment.encode("utf-8", "surrogateescape")
-    text = unicodedata.normalize("NFKD", raw.decode("utf-8", "replace")).encode("ascii", "ignore").decode().lower()
-    text = _SLUG_DROP.sub("-", text)
-    text = re.sub(r"-{2,}", "-", text).strip(".-")
-    return text or "x-" + hashlib.sha256(raw).hexdigest()[:10]
 
 
 def _make_id(rel_folder: str, root: Path) -> str:

@@ -306,7 +306,7 @@ class Skill:
     settings: dict[str, Any] = field(default_factory=dict)  # dialect flags: modes, timeout, ...
     category_inferred: bool = False
     category_evidence: list[str] = field(default_factory=list)
-    risk_level: str = "low"  # low, medium, high, critical (score/risk.py)
+    risk_level: str = "low"  # low, medium, high, critical (score/risk/assessment.py)
     content_digest: str = ""  # canonical folder digest (registry/checksum.py)
     body_headings: int = 0  # Markdown headings in the body (kept: the body itself is dropped after scoring)
     body_lines: int = 0

@@ -9,7 +9,7 @@ since tiers and ownership cannot be guessed.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -199,7 +199,9 @@ def find_policy(source: Path) -> Path | None:
     return None
 
 
-def load_policy(path: Path | None, known_codes: frozenset[str] = frozenset()) -> Policy:
+def load_policy(path: Path | None, known_codes: Callable[[], Collection[str]] | None = None) -> Policy:
+    """The policy at `path` (defaults when None). `known_codes` gives every rule code, to check severity
+    overrides against; it is called only when the policy overrides a severity."""
     if path is None:
         return Policy()
     shown = str(path)
@@ -219,7 +221,9 @@ def load_policy(path: Path | None, known_codes: frozenset[str] = frozenset()) ->
     return parse_policy(data if data is not None else {}, shown, known_codes)
 
 
-def parse_policy(data: Any, shown: str = POLICY_FILE, known_codes: frozenset[str] = frozenset()) -> Policy:
+def parse_policy(
+    data: Any, shown: str = POLICY_FILE, known_codes: Callable[[], Collection[str]] | None = None
+) -> Policy:
     validator = jsonschema.Draft202012Validator(SCHEMA)
     problems = [
         f"{'.'.join(str(p) for p in error.absolute_path) or '(top level)'}: {_schema_message(error)}"
@@ -257,9 +261,10 @@ def parse_policy(data: Any, shown: str = POLICY_FILE, known_codes: frozenset[str
             keywords[name] = tuple(item["keywords"])
     overrides = data.get("overrides") or {}
     severity = dict(overrides.get("severity") or {})
-    if known_codes:
+    if severity and known_codes is not None:
+        codes = known_codes()
         for code in sorted(severity):
-            if code not in known_codes:
+            if code not in codes:
                 problems.append(f"overrides.severity.{code}: no rule has this code (see docs/rules.md)")
     maintainers = tuple(data.get("maintainers") or ())
     risk_overrides = []

@@ -25,12 +25,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from registry.analysis import Analysis, analyse
+from registry.analysis import Analysis, analyse, known_rule_codes
 from registry.history import GIT_ENV
 from registry.lifecycle import LIFECYCLE_FILE, Lifecycle, load_lifecycle
 from registry.model import Finding, Severity, Skill
 from registry.policy import POLICY_FILE, RISK_LEVELS, Policy, PolicyError, load_policy
-from registry.rules.catalog import all_rules
 from registry.rules.pull_request import (
     COPY_OF,
     DUPLICATE_NAME,
@@ -127,7 +126,7 @@ def _policy_at(tree: Path) -> tuple[Policy | None, str | None]:
     if not path.is_file():
         return Policy(), None
     try:
-        return load_policy(path, frozenset(r.code for r in all_rules())), None
+        return load_policy(path, known_rule_codes), None
     except PolicyError as err:
         return None, "; ".join(err.problems)
 

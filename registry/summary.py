@@ -20,7 +20,7 @@ from registry.report import console as make_console
 from registry.report import location
 
 if TYPE_CHECKING:
-    from registry.build import BuildResult
+    from registry.result import BuildResult
 
 PROGRESS_THRESHOLD = 200
 

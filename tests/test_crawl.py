@@ -3,7 +3,8 @@ import os
 from conftest import simple_skill, write_skill
 
 from registry.config import Limits
-from registry.crawl import crawl, slug
+from registry.crawl import crawl
+from registry.text import slug
 
 
 def ids(result):
@@ -178,7 +179,7 @@ def test_what_is_never_published_is_listed_on_the_card_with_why(tmp_path):
     )
     from registry.crawl import read_bytes
     from registry.parse.skill import parse_skill
-    from registry.score.risk import assess
+    from registry.score.risk.assessment import assess
 
     skill = parse_skill(location, Limits())
     card = assess(skill, {f.path: read_bytes(f, 1 << 20) for f in location.files}).card

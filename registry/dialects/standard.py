@@ -6,7 +6,6 @@ so an author sees the same words whichever tool they run.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -15,6 +14,7 @@ from registry.dialects.base import ParseContext, RegistryView
 from registry.dialects.values import as_str_list, describe_type
 from registry.model import Finding, Skill
 from registry.rules.base import E, I, Rule, W
+from registry.text import ASCII_NAME, RESERVED_WORDS, hidden_characters, split_tools, suggest_name
 
 NAME_MISSING = Rule(
     "S001",
@@ -229,30 +229,6 @@ RULES = (
     BODY_EMPTY,
 )
 
-ASCII_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-RESERVED_WORDS = ("anthropic", "claude")
-
-
-INVISIBLE = re.compile(
-    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
-)
-
-
-def is_invisible(char: str) -> bool:
-    """Zero-width, bidirectional-control and tag characters (the ones used to hide text)."""
-    return INVISIBLE.match(char) is not None
-
-
-def hidden_characters(text: str) -> list[int]:
-    """Offsets of invisible characters that are not part of an emoji sequence."""
-    return [m.start() for m in INVISIBLE.finditer(text) if not in_emoji_sequence(text, m.start())]
-
-
-def suggest_name(raw: str) -> str:
-    text = unicodedata.normalize("NFKD", raw).encode("ascii", "ignore").decode().lower()
-    text = re.sub(r"[^a-z0-9]+", "-", text)
-    return re.sub(r"-{2,}", "-", text).strip("-")[:64].strip("-") or "my-skill"
-
 
 class StandardDialect:
     key = "agent-skills"
@@ -399,43 +375,3 @@ def check_invisible(text: str, path: str, out: list[Finding]) -> None:
     line, column = text.count("\n", 0, found[0]) + 1, found[0] - text.rfind("\n", 0, found[0])
     shown = ", ".join(names[:6]) + (", …" if len(names) > 6 else "")
     out.append(INVISIBLE_CHARACTERS.at(path, line, column, count=len(found), names=shown, line=line))
-
-
-def in_emoji_sequence(text: str, index: int) -> bool:
-    """ZWJ between emoji (👩‍💻) and tag characters in flag sequences (🏴 + tags) are legitimate."""
-    char = text[index]
-    previous = text[index - 1] if index else ""
-    if char == "\u200d":
-        following = text[index + 1] if index + 1 < len(text) else ""
-        return (
-            bool(previous)
-            and (ord(previous) >= 0x1F000 or previous == "\ufe0f" or 0x2600 <= ord(previous) < 0x2800)
-            and (bool(following) and (ord(following) >= 0x1F000 or 0x2600 <= ord(following) < 0x2800))
-        )
-    if 0xE0000 <= ord(char) <= 0xE007F:
-        start = index
-        while start > 0 and 0xE0000 <= ord(text[start - 1]) <= 0xE007F:
-            start -= 1
-        return start > 0 and text[start - 1] == "\U0001f3f4"
-    return False
-
-
-def split_tools(text: str) -> list[str]:
-    """Split `Bash(git add *) Read, Grep` on spaces and commas outside parentheses."""
-    tools: list[str] = []
-    depth = 0
-    current = ""
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        if depth == 0 and (ch.isspace() or ch == ","):
-            if current:
-                tools.append(current)
-            current = ""
-        else:
-            current += ch
-    if current:
-        tools.append(current)
-    return tools

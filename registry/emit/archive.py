@@ -9,39 +9,12 @@ from __future__ import annotations
 
 import gzip
 import io
-import re
 import tarfile
 from collections.abc import Iterable
 
+from registry.discovery import ustar_fits
+
 ARCHIVE_MTIME = 0
-
-
-def client_rejects(path: str) -> bool:
-    """True for a path the `skills` CLI refuses in an archive, which makes it drop the whole skill
-    (formats.md 4.4): NUL, a leading '/' or '\\', a drive letter, any '\\', a '.' or '..' segment."""
-    return (
-        not path
-        or "\x00" in path
-        or "\\" in path
-        or path.startswith("/")
-        or re.match(r"^[A-Za-z]:", path) is not None
-        or any(part in ("", ".", "..") for part in path.split("/"))
-    )
-
-
-def ustar_fits(path: str) -> bool:
-    """True when every client can unpack the path from a plain USTAR header (name 100 + prefix 155 bytes)."""
-    if client_rejects(path):
-        return False
-    encoded = path.encode("utf-8")
-    if len(encoded) <= 100:
-        return True
-    if len(encoded) > 256:
-        return False
-    for index in range(len(encoded) - 1, 0, -1):
-        if encoded[index : index + 1] == b"/" and index <= 155 and len(encoded) - index - 1 <= 100:
-            return True
-    return False
 
 
 def build_tar_gz(members: Iterable[tuple[str, bytes, bool]]) -> bytes:

@@ -22,8 +22,8 @@ from registry.emit.urls import SiteUrls
 from registry.model import Finding
 from registry.score import owasp
 from registry.score.card import KIND_TITLES, KINDS, NOT_ANALYSED, CapabilityCard, Declared
-from registry.score.risk import RULES
-from registry.score.risk_rules import CATEGORIES, LEVELS, RiskRule
+from registry.score.risk.assessment import RULES
+from registry.score.risk.rules import CATEGORIES, LEVELS, RiskRule
 
 MAX_VALUES = 100  # distinct values per kind
 MAX_NOT_ANALYSED = 100  # "not analysed" files listed by name

@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from registry.crawl import slug
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
+from registry.text import slug
 
 FEED_LIMIT = 50
 EPOCH = "1970-01-01T00:00:00Z"

@@ -16,14 +16,15 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
-from registry.crawl import slug
-from registry.emit import capabilities, markdown, well_known
+from registry.discovery import DISCOVERY_NOTE_CODES
+from registry.emit import capabilities, markdown
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
 from registry.lifecycle import Lifecycle
 from registry.model import Severity, Skill
 from registry.score import Assessment
+from registry.text import slug
 
 NEWEST_ON_HOME = 8
 PLURALS = {"category": "categories", "publisher": "publishers", "tag": "tags"}
@@ -224,7 +225,7 @@ class HtmlEmitter:
         ]  # fmt: skip
         deprecation = lifecycle.deprecated.get(skill.id)
         discovery_notes = sorted(
-            (f for f in skill.findings if f.code in well_known.DISCOVERY_NOTE_CODES), key=lambda f: f.sort_key()
+            (f for f in skill.findings if f.code in DISCOVERY_NOTE_CODES), key=lambda f: f.sort_key()
         )
         self._render(
             "skill.html",

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from registry import lifecycle, skill_jobs, versions
+from registry import discovery, lifecycle, skill_jobs, versions
 from registry.dialects import DIALECTS
-from registry.emit import well_known
 from registry.rules import fields, layout, pull_request, reading
 from registry.rules.base import Rule
-from registry.score import categories, risk, trust
+from registry.score import categories, trust
+from registry.score.risk.assessment import RULES as RISK_RULES
 
 AREAS: tuple[tuple[str, tuple[Rule, ...]], ...] = (
     ("Reading SKILL.md", reading.RULES),
@@ -17,12 +17,12 @@ AREAS: tuple[tuple[str, tuple[Rule, ...]], ...] = (
     *((dialect.title, tuple(dialect.rules)) for dialect in DIALECTS),
     ("Whole skill and registry", fields.RULES),
     ("Versions and checksums", versions.RULES),
-    ("Risk (static analysis)", risk.RULES),
+    ("Risk (static analysis)", RISK_RULES),
     ("Categories and tags", categories.RULES),
     ("Trust", trust.RULES),
     ("Lifecycle", lifecycle.RULES),
     ("Pull request checks", pull_request.RULES),
-    ("Discovery indexes", well_known.RULES),
+    ("Discovery indexes", discovery.RULES),
     ("Build isolation and limits", skill_jobs.RULES),
 )
 

@@ -17,7 +17,7 @@ from registry.policy import RISK_LEVELS, Policy
 from registry.score.categories import Categorisation, categorise
 from registry.score.clone_rules import Clone, Fingerprint
 from registry.score.clones import fingerprint
-from registry.score.risk import RiskAssessment, assess
+from registry.score.risk.assessment import RiskAssessment, assess
 from registry.score.trust import Trust, assess_trust
 from registry.versions import check_versions
 

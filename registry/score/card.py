@@ -8,7 +8,7 @@ skill says it needs (`allowed-tools`, `requires`, `compatibility`, tool and inpu
 `Coverage` lists every file and how it was read, so nothing is skipped silently.
 
 Analysers (code parsers, prose analysis, every-byte scanning) each return an `AnalyserResult`;
-risk.py merges them into one card and one list of findings.
+risk/assessment.py merges them into one card and one list of findings.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class Use:
     origin: str = FROM_CODE  # FROM_CODE, FROM_INSTRUCTIONS or FROM_METADATA
     sensitive: str = ""  # why it deserves a look (one of SENSITIVE_CLASSES), or ""
     detail: str = ""  # see the table above
-    evidence: str = ""  # the code or text it was read from, one line, at most 120 characters (risk_rules.show)
+    evidence: str = ""  # the code or text it was read from, one line, at most 120 characters (risk/rules.py, show)
 
     def sort_key(self) -> tuple:
         kind = KINDS.index(self.kind) if self.kind in KINDS else len(KINDS)

@@ -23,7 +23,7 @@ whole card at once, which no single-file rule can:
 
 A rule here fires only on what the card shows; the card rules never read bytes again, except the
 instruction files' text for references to scripts and for hosts and names they mention (bounded
-by the text files risk_text.py already read). Nothing from a skill is executed or imported.
+by the text files risk/lines.py already read). Nothing from a skill is executed or imported.
 
 Levels, and the false positives they avoid (measured on the development corpus):
 
@@ -49,7 +49,6 @@ from typing import Any
 
 from rapidfuzz.distance import DamerauLevenshtein
 
-from registry.dialects.standard import split_tools
 from registry.model import Skill
 from registry.score import popular_packages
 from registry.score.card import (
@@ -65,9 +64,10 @@ from registry.score.card import (
     CapabilityCard,
     Use,
 )
-from registry.score.risk_detect import URL, host_kind, url_host
-from registry.score.risk_rules import METADATA, Item, RiskRule, _rule, show
-from registry.score.risk_text import CODE, INLINE, PROSE, Line, TextFile
+from registry.score.risk.detectors import URL, host_kind, url_host
+from registry.score.risk.lines import CODE, INLINE, PROSE, Line, TextFile
+from registry.score.risk.rules import METADATA, Item, RiskRule, _rule, show
+from registry.text import split_tools
 
 PER_RULE = 5  # findings per rule and skill from the card rules (a rule's first places; the rest are counted)
 
@@ -773,7 +773,7 @@ class SkillView:
 
     def is_command(self, use: Use) -> bool:
         """Code runs it: a script, or a code block of the instructions (never prose or metadata), unless
-        the block is shown as what not to do (`❌ never run this:`, the same warning words as risk_text)."""
+        the block is shown as what not to do (`❌ never run this:`, the same warning words as risk/lines.py)."""
         if use.origin == FROM_CODE:
             return True
         if use.origin != FROM_INSTRUCTIONS or use.line is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from registry.score.risk_rules import METADATA, _rule
+from registry.score.risk.rules import METADATA, _rule
 
 MAX_LINES_SHOWN = 12  # added or removed lines kept per file (the counts are always complete)
 MAX_FILES_SHOWN = 10  # files with differences kept per clone

@@ -70,8 +70,8 @@ from registry.score.clone_rules import (
     FileDiff,
     Fingerprint,
 )
-from registry.score.risk_rules import CATEGORIES, LEVELS, RiskRule, show
-from registry.score.risk_text import MAX_FILE_BYTES, decode, is_binary
+from registry.score.risk.lines import MAX_FILE_BYTES, decode, is_binary
+from registry.score.risk.rules import CATEGORIES, LEVELS, RiskRule, show
 
 if TYPE_CHECKING:
     from registry.score import ContentScore
@@ -494,7 +494,7 @@ def _shown(skill: Skill, path: str) -> str:
 
 
 def _rule_categories() -> dict[str, RiskRule]:
-    from registry.score.risk import RULES  # not at import time: risk.py gathers this module's rules
+    from registry.score.risk.assessment import RULES  # not at import time: risk.py gathers this module's rules
 
     return {rule.code: rule for rule in RULES}
 

@@ -18,7 +18,7 @@ a file, or span statements.
 
 from __future__ import annotations
 
-from registry.score.risk_rules import SCRIPT_CODE, RiskRule, _rule
+from registry.score.risk.rules import SCRIPT_CODE, RiskRule, _rule
 
 # Commands read from parsed scripts and code blocks (registry/score/code/system.py): what they do is
 # in the message; `{unit}` is "script" or "code block", `{asked}` the prose that says not to ask.
@@ -205,7 +205,7 @@ RULES: tuple[RiskRule, ...] = (
     HISTORY_DESTROYED,
     FORCE_PUSHED,
 )
-# Line rules that report the same fact on the same line (risk.py drops these codes there).
+# Line rules that report the same fact on the same line (risk/assessment.py drops these codes there).
 SUPERSEDED_BY = {
     "R001": {"R122"},
     "R002": {"R122", "R123"},

@@ -72,8 +72,8 @@ from registry.score.card import (
     Coverage,
     Use,
 )
-from registry.score.risk_rules import Item, RiskRule, show
-from registry.score.risk_text import CODE, CONFIG, DATA, INLINE, PROSE, Line, TextFile, file_kind, is_binary
+from registry.score.risk.lines import CODE, CONFIG, DATA, INLINE, PROSE, Line, TextFile, file_kind, is_binary
+from registry.score.risk.rules import Item, RiskRule, show
 
 SEP = "!/"
 MAX_MEMBERS = 1000  # members read per skill, every archive together

@@ -2,12 +2,12 @@
 look-alike hosts, hard-coded secrets and resource abuse.
 
 Detection lives in every_byte.py; these are the declarations (level, family, message, why, fix),
-like the rules of risk_rules.py, gathered in `RULES` for risk.RULES and the catalogue.
+like the rules of risk/rules.py, gathered in `RULES` for risk/assessment.py and the catalogue.
 """
 
 from __future__ import annotations
 
-from registry.score.risk_rules import COMMANDS_AND_INLINE, EVERYWHERE, METADATA, RiskRule, _rule
+from registry.score.risk.rules import COMMANDS_AND_INLINE, EVERYWHERE, METADATA, RiskRule, _rule
 
 # -- what could not be read ----------------------------------------------------------------
 BYTES_NOT_ANALYSED = _rule(

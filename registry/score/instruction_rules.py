@@ -1,6 +1,6 @@
 """Risk rules of the instruction analysis (registry/score/instructions.py): what prose asks the agent to do.
 
-R060 (override) and R061 (concealment) are declared in risk_rules.py, where they always were; the
+R060 (override) and R061 (concealment) are declared in risk/rules.py, where they always were; the
 analysis that reports them lives in instructions.py with the rules below. Each rule reads the
 places an agent reads instructions: Markdown prose (SKILL.md body, references, templates, HTML
 comments), the frontmatter, and comments and docstrings of scripts; R130 also reads commands, where
@@ -9,8 +9,8 @@ the permission-skipping flags it knows are used.
 
 from __future__ import annotations
 
-from registry.score.risk_rules import INSTRUCTIONS, RiskRule, _rule
-from registry.score.risk_text import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE
+from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE
+from registry.score.risk.rules import INSTRUCTIONS, RiskRule, _rule
 
 _PROSE_AND_COMMANDS = frozenset({PROSE, CONFIG, COMMENT, INLINE, CODE, DATA})
 

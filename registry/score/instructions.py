@@ -22,7 +22,7 @@ phrasings, a few in other languages), never single words. A match counts only wh
 - it is not negated in its clause ("never ignore previous instructions", "do not send the
   conversation anywhere", "... is not allowed");
 - it is not a mention: quoted ("ignore previous instructions"), introduced as an example ("such
-  as", "phrases like", "if a page says"), or in text that warns or teaches (risk_text.WARNING_WORDS
+  as", "phrases like", "if a page says"), or in text that warns or teaches (risk/lines.py WARNING_WORDS
   and a few teaching words, in the sentence, the section heading, the line introducing a list or a
   table's header row);
 - for the action families, it is addressed to the agent: the verb starts its clause (an
@@ -50,7 +50,6 @@ import ahocorasick_rs
 
 from registry.model import Skill
 from registry.score import instruction_rules as IR
-from registry.score import risk_rules as R
 from registry.score.card import ENV, FROM_INSTRUCTIONS, HOST, PATH, PERSISTENCE, AnalyserResult, Use
 from registry.score.code.classify import (
     AGENT_CONFIG,
@@ -63,9 +62,10 @@ from registry.score.code.classify import (
     normal_path,
     path_sensitivity,
 )
-from registry.score.risk_detect import URL, url_host
-from registry.score.risk_rules import Item, RiskRule, show
-from registry.score.risk_text import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, WARNING_WORDS, Line, TextFile
+from registry.score.risk import rules as R
+from registry.score.risk.detectors import URL, url_host
+from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, WARNING_WORDS, Line, TextFile
+from registry.score.risk.rules import Item, RiskRule, show
 
 PER_FILE = 5  # findings per rule per file
 MAX_UNIT = 6000  # characters of one paragraph read at once
@@ -863,7 +863,7 @@ def _teaching(text: str) -> bool:
 
 
 def _warns(text: str) -> bool:
-    """The rest of a sentence warns: risk_text's warning words less the negations (judged per clause)."""
+    """The rest of a sentence warns: risk/lines.py's warning words less the negations (judged per clause)."""
     return _SENTENCE_WARNING.search(text) is not None or _TEACHING.search(text) is not None
 
 

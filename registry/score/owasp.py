@@ -11,7 +11,7 @@ Two views of every risk rule, for the documentation (docs/risk.md), the SARIF ta
   titles below are those of its risk summary (`SOURCE`). Earlier drafts named AST05 "Unsafe
   Deserialization"; the current one names it "Untrusted External Instructions".
 
-`MAPPING` gives, for every rule code in `registry.score.risk.RULES`, its families and its AST10
+`MAPPING` gives, for every rule code in `registry.score.risk.assessment.RULES`, its families and its AST10
 category, or None with the reason when no category fits (a note about coverage is not a risk of
 the skill). A test fails when a risk rule has no entry here.
 

@@ -23,7 +23,8 @@ from registry.config import BuildOptions
 from registry.emit import capabilities
 from registry.emit.html import make_environment
 from registry.score import card as C
-from registry.score import owasp, risk
+from registry.score import owasp
+from registry.score.risk import assessment as risk_assessment
 
 TEMPLATES = REPO_ROOT / "templates"
 HOSTILE_HOST = "javascript:alert(document.domain)//evil.example"
@@ -205,8 +206,8 @@ def test_paths_of_a_skill_at_the_source_root():
 
 
 def test_risk_findings_grouped_by_level_with_why_and_fix_apart():
-    rule = next(r for r in risk.RULES if r.level == "critical" and r.why)
-    low_rule = next(r for r in risk.RULES if r.level in ("medium", "low") and r.why)
+    rule = next(r for r in risk_assessment.RULES if r.level == "critical" and r.why)
+    low_rule = next(r for r in risk_assessment.RULES if r.level in ("medium", "low") and r.why)
     params = {name: "x" for name in re.findall(r"\{(\w+)\}", rule.message + rule.hint)}
     low_params = {name: "y" for name in re.findall(r"\{(\w+)\}", low_rule.message + low_rule.hint)}
     findings = [
@@ -264,7 +265,7 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("card")
     write_trader(root / "src")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(risk, "ANALYSERS", (*risk.ANALYSERS, needle_analyser))
+        patch.setattr(risk_assessment, "ANALYSERS", (*risk_assessment.ANALYSERS, needle_analyser))
         result = build(BuildOptions(source=root / "src", out=root / "site", base_url="https://r.example/", jobs=1))
     return root / "site", result
 
@@ -311,8 +312,8 @@ def test_the_risk_section_says_what_was_checked_never_safe(built):
     # Each finding: level group, rule code and title, file:line linked to the raw file, excerpt, why, fix.
     assert re.search(r'<h3 id="risk-high">High: \d+ findings?</h3>', trader_page)
     levels = re.findall(r'<h3 id="risk-(\w+)">', trader_page)
-    assert levels == sorted(levels, key=lambda level: -risk.LEVELS.index(level))  # highest first
-    r001 = next(r for r in risk.RULES if r.code == "R001")
+    assert levels == sorted(levels, key=lambda level: -risk_assessment.LEVELS.index(level))  # highest first
+    r001 = next(r for r in risk_assessment.RULES if r.code == "R001")
     assert f"high R001 {r001.title}" in trader
     assert f"OWASP {owasp.owasp_label('R001')}" in trader
     skill_md = (out / "raw" / "acme" / "trader" / "SKILL.md").read_text().splitlines()
@@ -420,7 +421,7 @@ def test_the_render_key_follows_the_card():
         )
         assessment = Loose(
             revisions=(), version_valid=True, trust=None, risk_override=None,
-            risk=risk.RiskAssessment("low", (), (), card),
+            risk=risk_assessment.RiskAssessment("low", (), (), card),
         )  # fmt: skip
         return SimpleNamespace(
             skill=skill, card=None, discovery_name=None, history=None, assessment=assessment,
@@ -436,10 +437,12 @@ def test_the_render_key_follows_the_card():
 # -- with the registry's own analysers -----------------------------------------------------------------------
 
 
-CODE_ANALYSED = any(getattr(a, "__module__", "").startswith("registry.score.code") for a in risk.ANALYSERS)
+CODE_ANALYSED = any(getattr(a, "__module__", "").startswith("registry.score.code") for a in risk_assessment.ANALYSERS)
 
 
-@pytest.mark.skipif(not CODE_ANALYSED, reason="the code analyser (registry.score.code) is not in risk.ANALYSERS yet")
+@pytest.mark.skipif(
+    not CODE_ANALYSED, reason="the code analyser (registry.score.code) is not in risk_assessment.ANALYSERS yet"
+)
 def test_the_registry_analysers_fill_the_card(tmp_path):
     write_skill(tmp_path / "src", "acme/trader", TRADE_MD, {"scripts/trade.py": TRADE_PY})
     build(BuildOptions(source=tmp_path / "src", out=tmp_path / "site", base_url="https://r.example/", jobs=1))

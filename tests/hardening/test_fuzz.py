@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from registry.config import Limits
 from registry.crawl import _unsafe_reason
 from registry.dialects.command_template import parse_command
-from registry.emit.archive import build_tar_gz, client_rejects, ustar_fits
+from registry.discovery import client_rejects, ustar_fits
+from registry.emit.archive import build_tar_gz
 from registry.emit.markdown import LinkContext, make_renderer, render
 from registry.parse import safe_yaml
 from registry.parse.document import read_document

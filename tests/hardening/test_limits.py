@@ -87,4 +87,4 @@ def test_limits_must_be_positive_integers(tmp_path):
     policy = tmp_path / "registry.yaml"
     policy.write_text("limits:\n  yaml_aliases: 0\n")
     with pytest.raises(ValueError, match="yaml_aliases"):
-        load_policy(policy, frozenset())
+        load_policy(policy)

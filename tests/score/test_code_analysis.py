@@ -19,7 +19,7 @@ from registry.score import code as code_reader
 from registry.score.card import FROM_CODE, FROM_INSTRUCTIONS, NOT_ANALYSED, READ_PARSED, READ_TEXT, Use
 from registry.score.code import classify
 from registry.score.code.units import fences
-from registry.score.risk import RULES, RiskAssessment, assess
+from registry.score.risk.assessment import RULES, RiskAssessment, assess
 
 LIMITS = Limits()
 
@@ -895,7 +895,7 @@ def test_agent_placeholders_are_not_environment_reads(tmp_path):
     from registry.config import Limits
     from registry.crawl import crawl, read_bytes
     from registry.parse.skill import parse_skill
-    from registry.score.risk import assess
+    from registry.score.risk.assessment import assess
 
     folder = tmp_path / "p" / "s"
     folder.mkdir(parents=True)

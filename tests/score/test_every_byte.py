@@ -27,7 +27,7 @@ from registry.crawl import crawl, read_bytes
 from registry.parse.skill import parse_skill
 from registry.score import every_byte
 from registry.score.card import NOT_ANALYSED, READ_BINARY, READ_MEMBERS, READ_TEXT
-from registry.score.risk import RULES, RiskAssessment, assess
+from registry.score.risk.assessment import RULES, RiskAssessment, assess
 
 LIMITS = Limits()
 FOLDER = "acme/demo"
@@ -419,7 +419,7 @@ def test_a_line_far_past_any_readers_width_in_markdown_is_low(tmp_path):
 
 
 def test_a_padded_payload_past_the_read_limits_is_still_found(tmp_path):
-    data = "# Notes\n" + "\n" * 150_000 + PAYLOAD + "\n"  # past the 100,000 lines risk_text reads
+    data = "# Notes\n" + "\n" * 150_000 + PAYLOAD + "\n"  # past the 100,000 lines risk/lines.py reads
     started = time.process_time()
     result = run(tmp_path, {"references/notes.md": data})
     assert time.process_time() - started < 5

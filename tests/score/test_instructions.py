@@ -21,7 +21,7 @@ from registry.parse.skill import parse_skill
 from registry.score import instruction_rules
 from registry.score.card import ENV, FROM_INSTRUCTIONS, HOST, PATH, PERSISTENCE
 from registry.score.instructions import analyse
-from registry.score.risk import RULES, RiskAssessment, assess
+from registry.score.risk.assessment import RULES, RiskAssessment, assess
 
 LIMITS = Limits()
 FRONT = "---\nname: demo\ndescription: A demo skill. Use when testing.\n---\n\n# Demo\n\n"
@@ -403,7 +403,7 @@ WORDS = [
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(WORDS), max_size=400).map(" ".join), st.text(max_size=300))
 def test_analyser_never_raises(base_skill, words: str, noise: str) -> None:
-    from registry.score.risk_text import read_files
+    from registry.score.risk.lines import read_files
 
     contents = {"SKILL.md": (FRONT + words + noise).encode(), "references/r.md": (noise + words).encode()}
     files, _ = read_files(contents, "a/b", 8, [])

@@ -17,8 +17,8 @@ from registry.config import Limits
 from registry.crawl import crawl, read_bytes
 from registry.model import Severity
 from registry.parse.skill import parse_skill
-from registry.score.risk import LEVELS, RULES, RiskAssessment, assess
-from registry.score.risk_rules import CATEGORIES
+from registry.score.risk.assessment import LEVELS, RULES, RiskAssessment, assess
+from registry.score.risk.rules import CATEGORIES
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LIMITS = Limits()
@@ -313,7 +313,7 @@ def test_near_miss_does_not_fire(tmp_path: Path, code: str, files: dict[str, str
 
 
 def test_every_rule_has_a_firing_fixture_and_a_near_miss() -> None:
-    # The line rules (R0xx, risk_rules.py); each analyser's and card rule module's codes have their own tests.
+    # The line rules (R0xx, risk/rules.py); each analyser's and card rule module's codes have their own tests.
     all_codes = {rule.code for rule in RULES if re.fullmatch(r"R0\d\d", rule.code)}
     assert {code for code, _, _ in FIRES} == all_codes
     assert {code for code, _, _ in NEAR_MISSES} == all_codes

@@ -17,7 +17,7 @@ import pytest
 from registry.config import Limits
 from registry.crawl import crawl, read_bytes
 from registry.parse.skill import parse_skill
-from registry.score.risk import LEVELS, RiskAssessment, assess
+from registry.score.risk.assessment import LEVELS, RiskAssessment, assess
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CORPUS = REPO_ROOT.parent / "shared" / "corpus"

@@ -15,7 +15,7 @@ from registry.config import Limits
 from registry.crawl import crawl
 from registry.parse.skill import parse_skill
 from registry.skill_jobs import load_contents
-from registry.score.risk import assess
+from registry.score.risk.assessment import assess
 limits = Limits()
 digest = hashlib.sha256()
 for root in (Path("tests/risk_cases"), Path("skills-index")):

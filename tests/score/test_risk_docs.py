@@ -6,17 +6,18 @@ from click.testing import CliRunner
 from conftest import REPO_ROOT
 
 from registry.cli import main
-from registry.score import owasp, risk
-from registry.score.risk_docs import risk_markdown
+from registry.score import owasp
+from registry.score.risk import assessment as risk_assessment
+from registry.score.risk.docs import risk_markdown
 
 
 def test_every_risk_rule_has_a_family_and_owasp_entry():
-    missing = [rule.code for rule in risk.RULES if owasp.mapping_for(rule.code) is None]
+    missing = [rule.code for rule in risk_assessment.RULES if owasp.mapping_for(rule.code) is None]
     assert not missing, f"add these rules to registry/score/owasp.py MAPPING: {missing}"
 
 
 def test_every_mapping_entry_is_a_risk_rule():
-    codes = {rule.code for rule in risk.RULES}
+    codes = {rule.code for rule in risk_assessment.RULES}
     assert not set(owasp.MAPPING) - codes, "MAPPING names rules that no longer exist"
 
 
@@ -46,13 +47,13 @@ def test_labels():
 
 def test_risk_md_explains_every_rule_and_escalation():
     text = risk_markdown()
-    for rule in risk.RULES:
+    for rule in risk_assessment.RULES:
         row = next((line for line in text.splitlines() if line.startswith(f"| `{rule.code}` | {rule.level} |")), None)
         assert row is not None, rule.code
         mapping = owasp.mapping_for(rule.code)
         if mapping and mapping.owasp:
             assert owasp.owasp_label(rule.code) in row, rule.code
-    for first, second, _scope, why in risk.ESCALATIONS:
+    for first, second, _scope, why in risk_assessment.ESCALATIONS:
         assert any(why in line and all(f"`{c}`" in line for c in first | second) for line in text.splitlines())
     assert "never that a skill is safe" in text and "not analysed" in text
     # every context a rule can read is described
@@ -73,6 +74,6 @@ def test_docs_command_writes_risk_md(tmp_path):
 
 def test_every_attack_family_has_a_rule():
     """Issue 12's target: every family of the threat model is detected by at least one rule."""
-    mappings = [owasp.mapping_for(rule.code) or owasp.RuleMapping((), None) for rule in risk.RULES]
+    mappings = [owasp.mapping_for(rule.code) or owasp.RuleMapping((), None) for rule in risk_assessment.RULES]
     covered = {number for mapping in mappings for number in mapping.families}
     assert set(owasp.FAMILIES) - covered == set()

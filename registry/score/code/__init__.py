@@ -54,7 +54,7 @@ from registry.score.code.units import (
     script_language,
     units_of,
 )
-from registry.score.risk_text import INLINE, WARNING_WORDS, TextFile, is_binary
+from registry.score.risk.lines import INLINE, WARNING_WORDS, TextFile, is_binary
 
 MAX_FILE = 512 * 1024
 MAX_LINE = 20_000

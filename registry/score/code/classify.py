@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from registry.score.risk_detect import RAW_IP, host_kind, url_host
+from registry.score.risk.detectors import RAW_IP, host_kind, url_host
 
 SECRET_LIKE = "secret-like name"
 WALLET_KEY = "wallet key"

@@ -33,7 +33,7 @@ from registry.score.code.model import (
     sanitised,
 )
 from registry.score.code.treesitter import parser
-from registry.score.risk_detect import URL, url_host
+from registry.score.risk.detectors import URL, url_host
 
 MAX_DEPTH = 150
 _FS_READ = {"readFileSync", "readFile", "createReadStream", "openSync", "readJson", "readJsonSync", "readJSON"}

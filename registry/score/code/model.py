@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from registry.score.card import ENV, HOST, PATH, PERSISTENCE, Use
 from registry.score.code import classify, system
-from registry.score.risk_rules import show
+from registry.score.risk.rules import show
 
 # Source kinds: what a value holds.
 SECRET = "secret"  # a secret-like environment variable (an API token)

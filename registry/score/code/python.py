@@ -32,7 +32,7 @@ from registry.score.code.model import (
     Taint,
     sanitised,
 )
-from registry.score.risk_detect import URL, url_host
+from registry.score.risk.detectors import URL, url_host
 
 _HTTP_LIBS = ("requests", "httpx", "aiohttp", "urllib3", "niquests")
 _HTTP_METHODS = {"get": "fetch", "head": "fetch", "options": "fetch", "post": "send", "put": "send",

@@ -36,7 +36,7 @@ from registry.score.code.model import (
     Taint,
 )
 from registry.score.code.treesitter import parser
-from registry.score.risk_detect import URL, url_host
+from registry.score.risk.detectors import URL, url_host
 
 MAX_DEPTH = 120  # nested syntax deeper than this is not walked (the rest of the file still is)
 MAX_NESTED = 4  # shell strings inside shell strings (bash -c "sh -c '...'") read this deep

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 
 from registry.score.card import FROM_CODE, FROM_INSTRUCTIONS
 from registry.score.code.model import Unit
-from registry.score.risk_text import MARKDOWN_SUFFIXES, is_binary
+from registry.score.risk.lines import MARKDOWN_SUFFIXES, is_binary
 
 PYTHON, SHELL, JAVASCRIPT, TYPESCRIPT, TSX = "python", "shell", "javascript", "typescript", "tsx"
 WINDOWS = "windows"  # PowerShell and batch: no parser, searched for Windows security commands only (system.py)

@@ -1,13 +1,13 @@
 """The risk rules: what each one detects, how bad it is, why it matters and what to change.
 
-Declared once, like every other rule (registry/rules/base.py); detection lives in risk_detect.py
-and the level arithmetic in risk.py. A risk rule adds to `Rule`:
+Declared once, like every other rule (registry/rules/base.py); detection lives in detectors.py
+and the level arithmetic in assessment.py. A risk rule adds to `Rule`:
 
 - `level`: low, medium, high or critical, what this finding alone makes of the skill;
-- `category`: the family the combination rules in risk.py reason about;
+- `category`: the family the combination rules in assessment.py reason about;
 - `why`: why it matters, appended to the message so every finding explains itself;
 - `summary`: the short form used in the page's one-line reasons;
-- `contexts`: where in a skill the rule reads text (see risk_text.py).
+- `contexts`: where in a skill the rule reads text (see lines.py).
 
 Severity follows the level: warning for high and critical, info for low and medium. A risk
 finding never makes a skill invalid; the policy decides what a level means for listing.
@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from registry.model import Finding
 from registry.rules.base import I, Rule, W
-from registry.score.risk_text import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE
+from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE
 
 LEVELS = ("low", "medium", "high", "critical")
 EXCERPT = 120

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from registry.dialects.standard import in_emoji_sequence
-from registry.score import risk_rules as R
-from registry.score.risk_rules import RiskRule
-from registry.score.risk_text import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
+from registry.score.risk import rules as R
+from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
+from registry.score.risk.rules import RiskRule
+from registry.text import in_emoji_sequence
 
 
 @dataclass(frozen=True)

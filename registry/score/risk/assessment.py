@@ -4,9 +4,9 @@
 script and data file, and the parsed frontmatter fields, and returns a `RiskAssessment`: a level,
 the findings that explain it (rule code, file, line, column, the matched text, why it matters and
 what to change) and one line per contributing rule for the skill's page. The rules, their levels
-and what each detects are in risk_rules.py (and docs/rules.md).
+and what each detects are in rules.py (and docs/rules.md).
 
-Where the text is decides what it means (risk_text.py). Commands count in fenced code blocks,
+Where the text is decides what it means (lines.py). Commands count in fenced code blocks,
 scripts, the frontmatter and data files (hooks.json, package.json scripts, CI YAML); the
 strongest shapes (a download piped to a shell, a decoded payload executed, a reverse shell, a
 planted SSH key, a password-protected archive download) also in inline code and sentences,
@@ -73,10 +73,8 @@ from registry.score import (
     every_byte_rules,
     instruction_rules,
     instructions,
-    risk_rules,
 )
 from registry.score import code as code_reader
-from registry.score import risk_rules as R
 from registry.score.card import (
     NOT_ANALYSED,
     AnalyserResult,
@@ -86,20 +84,21 @@ from registry.score.card import (
     Use,
     merge_coverage,
 )
-from registry.score.risk_detect import (
+from registry.score.risk import rules as R
+from registry.score.risk.detectors import (
     FILE_DETECTORS,
     LINE_DETECTORS,
     Hit,
     describes_pattern,
 )
-from registry.score.risk_rules import CATEGORIES, LEVELS, Item, RiskRule, show
-from registry.score.risk_text import CODE, TextFile, read_files
+from registry.score.risk.lines import CODE, TextFile, read_files
+from registry.score.risk.rules import CATEGORIES, LEVELS, Item, RiskRule, show
 
 __all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess", "show"]
 
 # Every risk rule, from each module that declares some.
 RULES: tuple[RiskRule, ...] = (
-    *risk_rules.RULES,
+    *R.RULES,
     *card_rules.RULES,
     *clone_rules.RULES,
     *instruction_rules.RULES,

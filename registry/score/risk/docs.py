@@ -1,9 +1,9 @@
 """docs/risk.md: how a skill's risk level is derived, generated from the code that derives it.
 
-Every table here is read from the code: the contexts from risk_text.py, the analysers, expanders
-and card rules from the tuples in risk.py, the card's kinds and vocabulary from card.py, the level
-table from `risk.RULES` with owasp.py's families and AST10 categories, the escalations from
-`risk.ESCALATIONS`, and the bounds from the modules' constants. `skill-registry docs` writes it; a
+Every table here is read from the code: the contexts from lines.py, the analysers, expanders
+and card rules from the tuples in assessment.py, the card's kinds and vocabulary from card.py, the level
+table from `assessment.RULES` with owasp.py's families and AST10 categories, the escalations from
+`assessment.ESCALATIONS`, and the bounds from the modules' constants. `skill-registry docs` writes it; a
 test fails when the file is out of date.
 """
 
@@ -15,8 +15,10 @@ import sys
 from collections.abc import Callable, Iterable
 from types import ModuleType
 
-from registry.score import card, owasp, risk, risk_text
-from registry.score.risk_rules import CATEGORIES, LEVELS, RiskRule
+from registry.score import card, owasp
+from registry.score.risk import assessment
+from registry.score.risk import lines as text_lines
+from registry.score.risk.rules import CATEGORIES, LEVELS, RiskRule
 
 SECURITY_SEVERITY = {"critical": 9.5, "high": 8.0, "medium": 5.5, "low": 2.0}  # SARIF, for GitHub code scanning
 
@@ -67,7 +69,7 @@ def _declaring_modules() -> dict[str, str]:
     """Rule code -> the module that declares it (the one whose RULES tuple holds it first)."""
     found: dict[str, str] = {}
     for name, module in sorted(sys.modules.items()):
-        if not name.startswith("registry.score") or name == "registry.score.risk" or module is None:
+        if not name.startswith("registry.score") or name == assessment.__name__ or module is None:
             continue
         for rule in getattr(module, "RULES", ()) or ():
             if isinstance(rule, RiskRule):
@@ -143,27 +145,28 @@ def _rule_table(rules: Iterable[RiskRule]) -> list[str]:
 
 
 def _bounds() -> list[str]:
-    text_py, risk_py = _module_path(risk_text.__name__), _module_path(risk.__name__)
+    lines_py, assessment_py = _module_path(text_lines.__name__), _module_path(assessment.__name__)
     rows = [
-        (text_py, "MAX_FILE_BYTES", f"{risk_text.MAX_FILE_BYTES:,} bytes", "a larger file is not read"),
-        (text_py, "MAX_LINES", f"{risk_text.MAX_LINES:,} lines", "lines read per file"),
-        (text_py, "MAX_SKILL_BYTES", f"{risk_text.MAX_SKILL_BYTES:,} bytes",
+        (lines_py, "MAX_FILE_BYTES", f"{text_lines.MAX_FILE_BYTES:,} bytes", "a larger file is not read"),
+        (lines_py, "MAX_LINES", f"{text_lines.MAX_LINES:,} lines", "lines read per file"),
+        (lines_py, "MAX_SKILL_BYTES", f"{text_lines.MAX_SKILL_BYTES:,} bytes",
          "text read per skill (SKILL.md first, then the smallest files first)"),
-        (text_py, "BINARY_PROBE", f"{risk_text.BINARY_PROBE:,} bytes",
+        (lines_py, "BINARY_PROBE", f"{text_lines.BINARY_PROBE:,} bytes",
          "a NUL byte in this many first bytes makes a file binary"),
-        (risk_py, "LONG_LINE", f"{risk.LONG_LINE:,} characters",
+        (assessment_py, "LONG_LINE", f"{assessment.LONG_LINE:,} characters",
          "longer lines are read by the command rules in overlapping windows"),
-        (risk_py, "LONG_LINE_BUDGET", f"{risk.LONG_LINE_BUDGET:,} characters", "of such long lines per file"),
-        (risk_py, "PER_FILE", f"{risk.PER_FILE}", "findings of one rule per file"),
-        (risk_py, "PER_SKILL", f"{risk.PER_SKILL}", "findings of one rule per skill"),
+        (assessment_py, "LONG_LINE_BUDGET", f"{assessment.LONG_LINE_BUDGET:,} characters",
+         "of such long lines per file"),
+        (assessment_py, "PER_FILE", f"{assessment.PER_FILE}", "findings of one rule per file"),
+        (assessment_py, "PER_SKILL", f"{assessment.PER_SKILL}", "findings of one rule per skill"),
     ]  # fmt: skip
     lines = ["| where | bound | value | what |", "| --- | --- | --- | --- |"]
     lines += [_row([f"`{where}`", f"`{name}`", value, what]) for where, name, value, what in rows]
     seen = {name for _, name, _, _ in rows}
     modules = {
         sys.modules[f.__module__]
-        for f in (*risk.EXPANDERS, *risk.ANALYSERS, *risk.CARD_RULES)
-        if f.__module__ in sys.modules and f.__module__ != "registry.score.risk"
+        for f in (*assessment.EXPANDERS, *assessment.ANALYSERS, *assessment.CARD_RULES)
+        if f.__module__ in sys.modules and f.__module__ != assessment.__name__
     }
     for module in sorted(modules, key=lambda m: m.__name__):
         for name, value, comment in _commented_constants(module):
@@ -174,7 +177,7 @@ def _bounds() -> list[str]:
 
 
 def risk_markdown() -> str:
-    rules = list(risk.RULES)
+    rules = list(assessment.RULES)
     declared_in = _declaring_modules()
     out = [
         "# Risk analysis: what is read, what is found, how the level is derived",
@@ -195,10 +198,10 @@ def risk_markdown() -> str:
         "| context | what it is |",
         "| --- | --- |",
     ]
-    for line in (risk_text.__doc__ or "").splitlines():
+    for line in (text_lines.__doc__ or "").splitlines():
         match = _BULLET.match(line.strip())
-        if match and hasattr(risk_text, match.group(1)):
-            out.append(_row([f"`{getattr(risk_text, match.group(1))}`", match.group(2).rstrip(";.")]))
+        if match and hasattr(text_lines, match.group(1)):
+            out.append(_row([f"`{getattr(text_lines, match.group(1))}`", match.group(2).rstrip(";.")]))
     out += [
         "",
         "Then each part below reads the skill its own way. Expanders first add what is inside archives and",
@@ -209,9 +212,9 @@ def risk_markdown() -> str:
         "| part | module | what it does |",
         "| --- | --- | --- |",
     ]
-    parts = [("expander", f) for f in risk.EXPANDERS]
-    parts += [("analyser", f) for f in risk.ANALYSERS]
-    parts += [("card rule", f) for f in risk.CARD_RULES]
+    parts = [("expander", f) for f in assessment.EXPANDERS]
+    parts += [("analyser", f) for f in assessment.ANALYSERS]
+    parts += [("card rule", f) for f in assessment.CARD_RULES]
     if not parts:
         out.append(_row(["(none)", "", "only the line rules below run"]))
     for kind, function in parts:
@@ -219,7 +222,7 @@ def risk_markdown() -> str:
         out.append(row.replace("| `", f"| {kind} `", 1))
     out += [
         "",
-        "The line rules (`registry/score/risk_detect.py`) run over every line in the contexts each rule reads;",
+        "The line rules (`registry/score/risk/detectors.py`) run over every line in the contexts each rule reads;",
         "text that warns against a practice (never, avoid, dangerous, malicious, ...) around a match does not",
         "fire the command and credential rules, while hidden characters count everywhere.",
         "",
@@ -280,7 +283,7 @@ def risk_markdown() -> str:
         "| --- | --- | --- | --- |",
     ]
     scopes = {"skill": "anywhere in the skill", "block": "the same code block or script"}
-    for first, second, scope, text in risk.ESCALATIONS:
+    for first, second, scope, text in assessment.ESCALATIONS:
         out.append(
             _row([", ".join(f"`{c}`" for c in sorted(first)), ", ".join(f"`{c}`" for c in sorted(second)),
                   scopes.get(scope, scope), text])

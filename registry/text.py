@@ -1,0 +1,84 @@
+"""Text helpers shared by every layer: skill names, URL slugs, hidden characters, tool lists.
+
+They depend on nothing else in the package, so a dialect, the crawler, a risk analyser and an
+emitter can all use them without importing one another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+# Skill names (the Agent Skills standard's form, and the words it reserves).
+ASCII_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+RESERVED_WORDS = ("anthropic", "claude")
+
+
+def suggest_name(raw: str) -> str:
+    text = unicodedata.normalize("NFKD", raw).encode("ascii", "ignore").decode().lower()
+    text = re.sub(r"[^a-z0-9]+", "-", text)
+    return re.sub(r"-{2,}", "-", text).strip("-")[:64].strip("-") or "my-skill"
+
+
+# Characters used to hide text from a reviewer: zero-width, bidirectional controls, tags.
+INVISIBLE = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]"
+)
+
+
+def hidden_characters(text: str) -> list[int]:
+    """Offsets of invisible characters that are not part of an emoji sequence."""
+    return [m.start() for m in INVISIBLE.finditer(text) if not in_emoji_sequence(text, m.start())]
+
+
+def in_emoji_sequence(text: str, index: int) -> bool:
+    """ZWJ between emoji (👩‍💻) and tag characters in flag sequences (🏴 + tags) are legitimate."""
+    char = text[index]
+    previous = text[index - 1] if index else ""
+    if char == "\u200d":
+        following = text[index + 1] if index + 1 < len(text) else ""
+        return (
+            bool(previous)
+            and (ord(previous) >= 0x1F000 or previous == "\ufe0f" or 0x2600 <= ord(previous) < 0x2800)
+            and (bool(following) and (ord(following) >= 0x1F000 or 0x2600 <= ord(following) < 0x2800))
+        )
+    if 0xE0000 <= ord(char) <= 0xE007F:
+        start = index
+        while start > 0 and 0xE0000 <= ord(text[start - 1]) <= 0xE007F:
+            start -= 1
+        return start > 0 and text[start - 1] == "\U0001f3f4"
+    return False
+
+
+def split_tools(text: str) -> list[str]:
+    """Split `Bash(git add *) Read, Grep` on spaces and commas outside parentheses."""
+    tools: list[str] = []
+    depth = 0
+    current = ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        if depth == 0 and (ch.isspace() or ch == ","):
+            if current:
+                tools.append(current)
+            current = ""
+        else:
+            current += ch
+    if current:
+        tools.append(current)
+    return tools
+
+
+_SLUG_DROP = re.compile(r"[^a-z0-9_.-]+")
+
+
+def slug(segment: str) -> str:
+    """An ASCII, URL-safe form of one path segment; stable for a given input."""
+    raw = segment.encode("utf-8", "surrogateescape")
+    text = unicodedata.normalize("NFKD", raw.decode("utf-8", "replace")).encode("ascii", "ignore").decode().lower()
+    text = _SLUG_DROP.sub("-", text)
+    text = re.sub(r"-{2,}", "-", text).strip(".-")
+    return text or "x-" + hashlib.sha256(raw).hexdigest()[:10]
