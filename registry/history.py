@@ -145,6 +145,10 @@ class _BlobReader:
 
 def declared_version(skill_md: bytes, limits: Limits) -> str | None:
     """`version`, else `metadata.version`, as text; None when absent or unreadable."""
+    # A key reads "version" only if the word is written out, or spelled with escapes ("\x76ersion"),
+    # which need a backslash: without either there is none, and the YAML is not worth loading.
+    if b"version" not in skill_md and b"\\" not in skill_md:
+        return None
     document = read_document(skill_md, "SKILL.md", limits)
     frontmatter = document.frontmatter or {}
     version = frontmatter.get("version")

@@ -230,3 +230,19 @@ def test_skills_index_history_is_consistent_with_the_working_tree():
         assert histories[skill.location.rel_folder].revisions[-1].digest == skill.content_digest, skill.id
         checked += 1
     assert checked >= len(skills) // 2
+
+
+@pytest.mark.parametrize(
+    ("skill_md", "expected"),
+    [
+        (b"---\nname: a\ndescription: b\n---\nbody\n", None),
+        (b"---\nname: a\nversion: ' 1.2.0 '\n---\n", "1.2.0"),
+        (b"---\nname: a\nmetadata:\n  version: 2.0.0\n---\n", "2.0.0"),
+        (b'---\nname: a\n"\\x76ersion": 3.0.0\n---\n', "3.0.0"),  # the key spelled with an escape
+        (b'---\nmetadata: {"\\u0076ersion": 4.0.0}\n---\n', "4.0.0"),
+    ],
+)
+def test_declared_version_reads_every_spelling_of_the_key(skill_md, expected):
+    from registry.history import declared_version
+
+    assert declared_version(skill_md, Limits()) == expected

@@ -402,12 +402,16 @@ def _short(text: str, limit: int = 60) -> str:
 
 # -- keywords and word forms -------------------------------------------------------------------
 
-_TOKEN = re.compile(r"[a-z0-9]+")
 _VOWELS = frozenset("aeiou")
+# Every byte but a-z and 0-9 becomes a space: a lower-cased text's runs of ASCII letters and digits
+# (its words), split about twice as fast as a regular expression finds them. Non-ASCII characters
+# encode to bytes of 0x80 and up, so they separate words too.
+_WORD_BYTES = bytes(c if c in b"abcdefghijklmnopqrstuvwxyz0123456789" else 32 for c in range(256))
 
 
 def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+    """The runs of [a-z0-9] in the lower-cased text."""
+    return text.lower().encode("utf-8", "surrogatepass").translate(_WORD_BYTES).decode("ascii").split()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -495,6 +499,19 @@ def _keyword_table(
     choices: tuple[str, ...], keywords: Mapping[str, Sequence[str]] | None
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Per category: the policy's list when it gives one, else the default; plus the category's name."""
+    if not keywords:  # most registries keep the defaults: built once per set of categories, not per skill
+        return _default_keyword_table(choices)
+    return _build_keyword_table(choices, keywords)
+
+
+@functools.lru_cache(maxsize=64)
+def _default_keyword_table(choices: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return _build_keyword_table(choices, None)
+
+
+def _build_keyword_table(
+    choices: tuple[str, ...], keywords: Mapping[str, Sequence[str]] | None
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
     given = {tag_slug(k): v for k, v in (keywords or {}).items() if isinstance(k, str)}
     table = []
     for category in choices:
@@ -529,8 +546,10 @@ def _matches(tokens: list[str], index: _Index) -> dict[str, dict[str, str]]:
     ("mcp server" is development, not also "server" for devops).
     """
     found: dict[str, dict[str, str]] = {}
-    for position, token in enumerate(tokens):
-        candidates = index.by_form.get(token)
+    by_form = index.by_form
+    # Most words are no keyword's form: find the few that are in one pass before looking behind them.
+    for position in [position for position, token in enumerate(tokens) if token in by_form]:
+        candidates = by_form[tokens[position]]
         if not candidates:
             continue
         matched = [

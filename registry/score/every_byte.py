@@ -851,7 +851,10 @@ _NEEDLES: tuple[tuple[bytes, str], ...] = (
     (b"\xf3\xa0\x80", INVISIBLE_HITS),  # Unicode tag characters U+E0000-U+E007F
     (b"\xf3\xa0\x81", INVISIBLE_HITS),
 )  # fmt: skip
-_PROBE = ahocorasick_rs.BytesAhoCorasick([needle for needle, _ in _NEEDLES])
+# DFA: the same matches as the default automaton, about 3 times faster over a file.
+_PROBE = ahocorasick_rs.BytesAhoCorasick(
+    [needle for needle, _ in _NEEDLES], implementation=ahocorasick_rs.Implementation.DFA
+)
 
 
 def probe(data: bytes) -> dict[str, list[int]]:
@@ -1356,7 +1359,7 @@ def _secrets(file: TextFile, data: bytes, hits: dict[str, list[int]], result: An
     files that talk about them."""
     tokens = _line_numbers(data, hits.get(SECRET_HITS, []))
     wallet = _line_numbers(data, hits.get(WALLET_HITS, []))
-    seeds = WALLET_HITS in hits and _SEED_WORDS.search(data) is not None
+    seeds = WALLET_HITS in hits and _SEED_WORDS.search(data.lower()) is not None
     lines = file.lines
     chosen = list(enumerate(lines)) if seeds else _lines_on(file, tokens | wallet)
     count = 0
@@ -1378,8 +1381,10 @@ def _secrets(file: TextFile, data: bytes, hits: dict[str, list[int]], result: An
             return
 
 
+# Searched in the lower-cased bytes: the same matches as with (?i) (bytes fold ASCII only), and a
+# case-sensitive alternation is faster over a whole file.
 _SEED_WORDS = re.compile(
-    rb"(?i)mnemonic|seed[ _-]?(?:phrase|words)|(?:recovery|secret)[ _-]?phrase|bip-?39|\b(?:12|24)[ -]words?\b"
+    rb"mnemonic|seed[ _-]?(?:phrase|words)|(?:recovery|secret)[ _-]?phrase|bip-?39|\b(?:12|24)[ -]words?\b"
     rb"|\bseed\s*[=:]"
 )
 

@@ -418,3 +418,20 @@ def test_categorise_never_raises_and_is_deterministic(
     assert all(SLUG.fullmatch(t) and len(t) <= 50 for t in first.tags)
     if not first.inferred:
         assert first.evidence == (f"declared category '{first.category}'",)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_words_are_the_lower_cased_runs_of_ascii_letters_and_digits(text):
+    import re
+
+    from registry.score.categories import _tokens
+
+    assert _tokens(text) == re.findall(r"[a-z0-9]+", text.lower())
+
+
+def test_words_split_on_characters_that_lower_case_to_more_than_one():
+    from registry.score.categories import _tokens
+
+    # The Kelvin sign lowers to an ASCII k; a dotted capital I to i and a combining dot.
+    assert _tokens("\u212aUBE İstanbul Straße ǅx \ud800end") == ["kube", "i", "stanbul", "stra", "e", "x", "end"]

@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
+from registry.parse.body import may_open_fence
+
 CODE, INLINE, PROSE, CONFIG, DATA, COMMENT = "code", "inline", "prose", "config", "data", "comment"
 PROSE_BLOCK = -1  # the block number of Markdown prose: never the same place as a code block
 
@@ -251,7 +253,7 @@ def _markdown_lines(physical: list[str], first: int, path: str, block: int) -> t
     code: list[tuple[int, str]] = []
     for index, text in enumerate(physical):
         number = first + index
-        match = _FENCE.match(text)
+        match = _FENCE.match(text) if may_open_fence(text) else None
         if fence is None and match:
             fence = match.group(1)[0] * len(match.group(1))
             language = match.group(2).lower()
@@ -325,7 +327,8 @@ def _comment_prefix(suffix: str) -> tuple[str, ...]:
 
 
 def _is_comment(text: str, prefixes: tuple[str, ...]) -> bool:
-    stripped = text.lstrip().lower()
+    # Every prefix is at most 5 characters, and lowering the head gives the head of the lowered line.
+    stripped = text.lstrip()[:5].lower()
     return stripped.startswith("#!") or stripped.startswith(prefixes)
 
 
