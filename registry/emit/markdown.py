@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 from html import unescape as html_unescape
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import SplitResult, quote, unquote, urlsplit
 
 import cffi
 import cmarkgfm._cmark
@@ -227,6 +227,8 @@ def make_renderer() -> Renderer:
 def render(renderer: Renderer, body: str, links: LinkContext) -> str:
     cmark = renderer.cmark
     lib = cmark.lib
+    # CommonMark ends a line at \r too; the line arithmetic below counts \n only.
+    body = body.replace("\r\n", "\n").replace("\r", "\n")
     text = _show_refused_definitions(cmark, _escape_html_blocks(cmark, _mark_invisible(body)))
     root = _parse(cmark, text)
     try:
@@ -540,9 +542,20 @@ def _url(cmark: _Cmark, node: object) -> str:
     return "" if url == cmark.ffi.NULL else cmark.ffi.string(url).decode("utf-8", "replace")
 
 
+def _split(url: str) -> SplitResult | None:
+    """The URL's parts, or None for one urllib refuses (a bad IPv6 host such as `www.x.y[a]:`)."""
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
+
+
 def _validate_link(url: str) -> bool:
     candidate = url.strip()
-    scheme = urlsplit(candidate).scheme.lower() if ":" in candidate else ""
+    parts = _split(candidate)
+    if parts is None:
+        return False
+    scheme = parts.scheme.lower() if ":" in candidate else ""
     if not scheme:
         # "java\nscript:" and friends: anything with a colon before the first slash is a scheme try.
         head = candidate.split("/", 1)[0]
@@ -594,8 +607,8 @@ def _mark_invisible(text: str) -> str:
 
 
 def _local_path(url: str, links: LinkContext) -> str | None:
-    parts = urlsplit(url)
-    if parts.scheme or parts.netloc or url.startswith(("/", "#")):
+    parts = _split(url)
+    if parts is None or parts.scheme or parts.netloc or url.startswith(("/", "#")):
         return None
     path = unquote(parts.path).removeprefix("./")
     return path if path in links.files else None
@@ -604,7 +617,9 @@ def _local_path(url: str, links: LinkContext) -> str | None:
 def _resolve(href: str, links: LinkContext) -> str:
     if not href or href.startswith("#"):
         return href
-    parts = urlsplit(href)
+    parts = _split(href)
+    if parts is None:
+        return "#"
     if parts.scheme or parts.netloc or href.startswith("/"):
         return href
     local = unquote(parts.path).removeprefix("./")

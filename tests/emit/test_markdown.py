@@ -1,3 +1,6 @@
+import re
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from site_checks import executable_constructs
@@ -217,3 +220,18 @@ TRICKS = st.sampled_from(
 @settings(max_examples=400, deadline=None)
 def test_no_markdown_ever_produces_an_executable_construct(text):
     assert executable_constructs(html(text)) == []
+
+
+def test_a_carriage_return_is_a_line_end_like_commonmark_says():
+    renderer = make_renderer()
+    links = LinkContext("raw/", frozenset())
+    assert render(renderer, "<script>\r<script>", links) == render(renderer, "<script>\n<script>", links)
+    assert "<script" not in render(renderer, "<script>\r<script>", links)
+
+
+@pytest.mark.parametrize("body", ["www.x.y[", "www.x.y[a]: ", "[a](http://[::1/x)", "![i](http://[bad]/i.png)"])
+def test_a_url_urllib_refuses_is_refused_not_a_crash(body):
+    html = render(MD, body, LINKS)
+    hrefs = re.findall(r'(?:href|src)="([^"]*)"', html)
+    assert not any("[" in href for href in hrefs), html  # the malformed URL is never a link target
+    assert executable_constructs(html) == []
