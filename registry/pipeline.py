@@ -1,5 +1,7 @@
 """The stages of a build, in order: the analysis (registry/analysis.py: crawl, parse, validate, history,
-score), then gather, render, emit, search.
+score), then gather, render (every emitter's per-skill hook), emit and search (their site-wide hooks).
+
+The outputs are the emitters listed in registry/emit/registry.py; this module caches and loops.
 
 Everything is gathered before the aggregate pages are written, so cross-page outputs (listings,
 indexes, the sitemap) are consistent, and nothing reaches the served site until the whole new
@@ -12,23 +14,24 @@ from __future__ import annotations
 import os
 import pickle
 import tempfile
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 from registry import history, render_jobs
 from registry.analysis import Analysis, Incremental, analyse
 from registry.config import BuildOptions, Limits
-from registry.emit import feeds, html, index_json, sitemap, well_known
-from registry.emit.search import SearchStats, emit_search
+from registry.emit import html, registry
+from registry.emit.registry import Emitter, SiteContext
+from registry.emit.search import SearchStats, SiteSearch
 from registry.emit.urls import SiteUrls
-from registry.lifecycle import WITHDRAWN, Lifecycle, redirects_file
+from registry.lifecycle import WITHDRAWN, Lifecycle
 from registry.model import Finding, LeftOut, Severity, Skill
 from registry.output import Buffers, SiteOutput, digest_of, double_buffered
 from registry.policy import Policy
 from registry.result import BuildResult, Progress
 from registry.score import Assessment
-from registry.search.documents import SearchDocument
 from registry.skill_jobs import SourceChanged
 from registry.state import key_of, search_cache
 
@@ -131,37 +134,45 @@ class RenderReuse:
 @dataclass
 class _CachedRender:
     files: dict[str, str]  # path -> sha256
-    discovery: well_known.DiscoveryEntries | None
-    document: SearchDocument
-    index_entry: bytes
+    results: tuple[bytes, ...]  # per emitter, its per-skill result pickled
 
 
-@dataclass(frozen=True)
-class _Outcome:
-    """What the aggregate pages need of a rendered skill; its index.json entry waits in a spool file."""
+class _Spool:
+    """Every emitter's per-skill results, in a temporary file: only their places are kept in memory."""
 
-    discovery: well_known.DiscoveryEntries | None
-    document: SearchDocument
-    offset: int
-    length: int
+    def __init__(self, file: IO[bytes], emitters: int):
+        self.file = file
+        self.offsets = [array("q") for _ in range(emitters)]
+        self.lengths = [array("q") for _ in range(emitters)]
+        self.position: dict[str, int] = {}  # skill id -> its number in the spool
+
+    def add(self, skill_id: str, results: tuple[bytes, ...]) -> None:
+        self.position[skill_id] = len(self.position)
+        for offsets, lengths, result in zip(self.offsets, self.lengths, results, strict=True):
+            offsets.append(self.file.tell())
+            lengths.append(len(result))
+            self.file.write(result)
+
+    def results(self, emitter: int, skill_ids: list[str]) -> _SpooledResults:
+        order = array("q", (self.position[skill_id] for skill_id in skill_ids))
+        return _SpooledResults(self.file, self.offsets[emitter], self.lengths[emitter], order)
 
 
-class _SpooledEntries(Sequence[bytes]):
-    """index.json entries read back from the spool file one at a time, in order."""
+class _SpooledResults(Sequence[Any]):
+    """One emitter's per-skill results read back from the spool one at a time, in the skills' order."""
 
-    def __init__(self, spool: IO[bytes], outcomes: list[_Outcome]):
-        self.spool = spool
-        self.outcomes = outcomes
+    def __init__(self, file: IO[bytes], offsets: array, lengths: array, order: array):
+        self.file, self.offsets, self.lengths, self.order = file, offsets, lengths, order
 
     def __len__(self) -> int:
-        return len(self.outcomes)
+        return len(self.order)
 
     def __getitem__(self, index):  # type: ignore[override]
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        outcome = self.outcomes[index]
-        self.spool.seek(outcome.offset)
-        return self.spool.read(outcome.length)
+        number = self.order[index]
+        self.file.seek(self.offsets[number])
+        return pickle.loads(self.file.read(self.lengths[number]))
 
 
 def _render_key(
@@ -183,22 +194,28 @@ def _render_key(
 def _emit(
     writer: SiteOutput, data: SiteData, progress: Progress, lap: Callable[[str], None], incremental: Incremental,
     reuse: RenderReuse,
-) -> SearchStats:  # fmt: skip
-    with tempfile.TemporaryFile(dir=search_cache(data.options.out)) as spool:
-        return _emit_site(writer, data, progress, lap, incremental, reuse, spool)
+) -> SearchStats | None:  # fmt: skip
+    emitters = registry.EMITTERS
+    with tempfile.TemporaryFile(dir=search_cache(data.options.out)) as file:
+        spool = _Spool(file, len(emitters))
+        cards = _render(writer, data, progress, incremental, reuse, emitters, spool)
+        lap("render")
+        returned = _emit_site(writer, data, lap, incremental, emitters, spool, cards)
+    stats = returned.get(SiteSearch.name)
+    return stats if isinstance(stats, SearchStats) else None
 
 
-def _emit_site(
-    writer: SiteOutput, data: SiteData, progress: Progress, lap: Callable[[str], None], incremental: Incremental,
-    reuse: RenderReuse, spool: IO[bytes],
-) -> SearchStats:  # fmt: skip
+def _render(
+    writer: SiteOutput, data: SiteData, progress: Progress, incremental: Incremental, reuse: RenderReuse,
+    emitters: tuple[Emitter, ...], spool: _Spool,
+) -> dict[str, html.Card]:  # fmt: skip
+    """Every published skill through every emitter's per-skill hook, or from the cache; returns their cards."""
     options, published, repository, discovery = data.options, data.published, data.repository, data.discovery
-    urls = SiteUrls(options.site_url)
     state = incremental.state
     page_site = html.SiteInfo(
         data.title, options.site_url, 0, 0, "git" if repository.commit else None, repository.shallow
     )
-    settings = render_jobs.PageSettings(options.templates, page_site, data.limits)
+    settings = render_jobs.PageSettings(options.templates, page_site, data.limits, emitters)
 
     cards = {s.id: html.make_card(s, repository, data.assessments[s.id]) for s in published}
     jobs = [
@@ -210,12 +227,6 @@ def _emit_site(
         for skill in published
     ]  # fmt: skip
     keys = [_render_key(incremental, settings, data.analysis_keys.get(j.skill.id, ""), j) for j in jobs]
-    outcome: dict[str, _Outcome] = {}
-
-    def record(skill: Skill, entry: _CachedRender) -> None:
-        offset = spool.tell()
-        spool.write(entry.index_entry)
-        outcome[skill.id] = _Outcome(entry.discovery, entry.document, offset, len(entry.index_entry))
 
     # In windows: only a window's cached entries, jobs and rendered files are in memory at once.
     for start in range(0, len(jobs), RENDER_WINDOW):
@@ -226,7 +237,7 @@ def _emit_site(
             value = cached.get(keys[index])
             entry = pickle.loads(value) if value is not None else None
             if isinstance(entry, _CachedRender) and all(writer.keep(p, d) for p, d in entry.files.items()):
-                record(jobs[index].skill, entry)
+                spool.add(jobs[index].skill.id, entry.results)
             else:
                 todo.append(index)
         fresh = []
@@ -239,20 +250,25 @@ def _emit_site(
                 continue
             for path, content in rendered.files.items():
                 writer.write_bytes(path, content)
-            entry = _CachedRender(
-                {path: digest_of(content) for path, content in rendered.files.items()},
-                rendered.discovery, rendered.document, rendered.index_entry,
-            )  # fmt: skip
-            record(skill, entry)
+            digests = {path: digest_of(content) for path, content in rendered.files.items()}
+            entry = _CachedRender(digests, rendered.results)
+            spool.add(skill.id, entry.results)
             fresh.append((keys[index], pickle.dumps(entry, pickle.HIGHEST_PROTOCOL)))
         state.put_many("render", fresh)
         reuse.rendered += len(todo)
         reuse.reused += len(window) - len(todo)
         progress("render", window.stop, len(jobs))
-    state.keep_only("render", [keys[i] for i, job in enumerate(jobs) if job.skill.id in outcome])
-    published = [s for s in published if s.id in outcome]
-    lap("render")
+    state.keep_only("render", [keys[i] for i, job in enumerate(jobs) if job.skill.id in spool.position])
+    return cards
 
+
+def _emit_site(
+    writer: SiteOutput, data: SiteData, lap: Callable[[str], None], incremental: Incremental,
+    emitters: tuple[Emitter, ...], spool: _Spool, cards: dict[str, html.Card],
+) -> dict[str, Any]:  # fmt: skip
+    """Every emitter's site-wide hook, in order, over the skills that rendered; what each returned, by name."""
+    options, repository = data.options, data.repository
+    published = [s for s in data.published if s.id in spool.position]
     site = html.SiteInfo(
         title=data.title,
         url=options.site_url,
@@ -261,53 +277,17 @@ def _emit_site(
         commit=repository.commit,
         shallow=repository.shallow,
     )
-    emitter = html.HtmlEmitter(writer, options.templates, urls, site)
-    sitemap_pages: list[tuple[str, str | None]] = [
-        (SiteUrls.skill_page(s.id), cards[s.id].last_updated) for s in published
-    ]
-    card_list = [cards[s.id] for s in published]
-    listings = html.build_listings(published, cards)
-    emitter.home(card_list, listings)
-    emitter.browse(card_list, listings)
-    for kind_listings in listings.values():
-        for listing in kind_listings:
-            emitter.listing(listing)
-            sitemap_pages.append((listing.path.removesuffix("index.html"), None))
-    emitter.not_found()
-    for old, new in sorted(data.lifecycle.renamed.items()):
-        emitter.redirect_page(old, new)
-    for skill_id, reason in sorted(data.lifecycle.withdrawn.items()):
-        emitter.tombstone(skill_id, reason)
-    writer.write_text("_redirects", redirects_file(data.lifecycle))
-    feeds.emit(
-        writer, urls, data.title,
-        [
-            feeds.FeedItem(
-                s.id, s.display_name, s.description or "", s.version, s.publisher, s.category,
-                cards[s.id].first_published, cards[s.id].last_updated, s.content_digest,
-            )
-            for s in published
-        ],
+    context = SiteContext(
+        options, data.title, SiteUrls(options.site_url), site, published, cards,
+        html.build_listings(published, cards), repository, data.lifecycle, incremental.state,
+        search_cache(options.out),
     )  # fmt: skip
-    sitemap_pages += [("", None), ("browse/", None)]
-
-    emitter.search_page(
-        [listing.key for listing in listings["category"]], sorted({d for card in card_list for d in card.dialects})
-    )
-    index_json.emit_index(
-        writer, _SpooledEntries(spool, [outcome[s.id] for s in published]), [s.id for s in published], urls,
-        repository, data.title, data.lifecycle,
-    )  # fmt: skip
-    well_known.emit_indexes(writer, [e.discovery for s in published if (e := outcome[s.id]).discovery is not None])
-    sitemap.emit(writer, urls, sitemap_pages)
-    _copy_assets(writer, options)
-    lap("emit")
-
-    documents = [outcome[s.id].document for s in published]
-    outcome.clear()
-    stats = emit_search(writer, documents, search_cache(options.out), state)
-    lap("search")
-    return stats
+    ids = [s.id for s in published]
+    returned = {}
+    for number, emitter in enumerate(emitters):
+        returned[emitter.name] = emitter.site(context, writer, spool.results(number, ids))
+        lap(emitter.stage)
+    return returned
 
 
 RENDER_WINDOW = 512
@@ -318,14 +298,3 @@ def _is_executable(path: str) -> bool:
         return bool(os.stat(path).st_mode & 0o111)
     except OSError:
         return False
-
-
-def _copy_assets(writer: SiteOutput, options: BuildOptions) -> None:
-    for asset in sorted(options.static.iterdir()):
-        if asset.is_file() and not asset.is_symlink():
-            data = asset.read_bytes()
-            if asset.name == "style.css":
-                data += b"\n" + html.pygments_css().encode("utf-8")
-            writer.write_bytes(f"static/{asset.name}", data)
-    schema = options.schema / "index.schema.json"
-    writer.write_bytes("schema/index.schema.json", schema.read_bytes())

@@ -7,13 +7,17 @@ no entries rather than invented dates.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 from xml.sax.saxutils import escape, quoteattr
 
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.text import slug
+
+if TYPE_CHECKING:
+    from registry.emit.registry import SiteContext, SkillContext
 
 FEED_LIMIT = 50
 EPOCH = "1970-01-01T00:00:00Z"
@@ -88,3 +92,19 @@ def emit(writer: SiteWriter, urls: SiteUrls, title: str, items: list[FeedItem]) 
         writer.write_text(path, render_feed(f"{label}: new and updated skills", path, page, members, urls))
         written.append(path)
     return written
+
+
+@dataclass(frozen=True)
+class Feeds:
+    name: ClassVar[str] = "feeds"
+    stage: ClassVar[str] = "emit"
+
+    def skill(self, context: SkillContext, writer: SiteWriter) -> FeedItem:
+        skill, card = context.skill, context.card
+        return FeedItem(
+            skill.id, skill.display_name, skill.description or "", skill.version, skill.publisher, skill.category,
+            card.first_published, card.last_updated, skill.content_digest,
+        )  # fmt: skip
+
+    def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[FeedItem]) -> None:
+        emit(writer, context.urls, context.title, list(results))

@@ -7,9 +7,12 @@ rendered and sanitised by emit/markdown.py.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -17,14 +20,17 @@ from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
 from registry.discovery import DISCOVERY_NOTE_CODES
-from registry.emit import capabilities, markdown
+from registry.emit import capabilities, markdown, well_known
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
-from registry.lifecycle import Lifecycle
+from registry.lifecycle import Lifecycle, redirects_file
 from registry.model import Severity, Skill
 from registry.score import Assessment
 from registry.text import slug
+
+if TYPE_CHECKING:
+    from registry.emit.registry import SiteContext, SkillContext
 
 NEWEST_ON_HOME = 8
 PLURALS = {"category": "categories", "publisher": "publishers", "tag": "tags"}
@@ -353,3 +359,64 @@ def build_listings(skills: list[Skill], cards: dict[str, Card]) -> dict[str, lis
 
 def listing_slug(value: str) -> str:
     return slug(value) if value else ""
+
+
+@functools.lru_cache(maxsize=4)
+def _page_renderer(templates: Path, site_url: str, site: SiteInfo) -> HtmlEmitter:
+    # One Jinja environment and Markdown renderer per process, reused for every page it renders;
+    # each skill hands it its own writer.
+    return HtmlEmitter(_NOWHERE, templates, SiteUrls(site_url), site)
+
+
+class _Nowhere(SiteWriter):
+    def write_bytes(self, relative: str, data: bytes) -> None:
+        raise RuntimeError(f"a cached page renderer wrote {relative} before it was given a writer")
+
+
+_NOWHERE = _Nowhere()
+
+
+@dataclass(frozen=True)
+class HtmlPages:
+    """Per skill its page; per site the home, browse, listing, search, 404, moved and withdrawn pages,
+    _redirects and the static assets."""
+
+    name: ClassVar[str] = "html"
+    stage: ClassVar[str] = "emit"
+
+    def skill(self, context: SkillContext, writer: SiteWriter) -> None:
+        pages = _page_renderer(context.templates, context.urls.base_url, context.site)
+        pages.writer = writer
+        try:
+            archive = context.discovery_name is not None and well_known.is_archive(context.skill, context.contents)
+            pages.skill_page(
+                context.skill, context.card, context.discovery_name, context.history, archive, context.assessment,
+                context.lifecycle,
+            )  # fmt: skip
+        finally:
+            pages.writer = _NOWHERE
+
+    def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[Any]) -> None:
+        pages = HtmlEmitter(writer, context.options.templates, context.urls, context.site)
+        cards = [context.cards[s.id] for s in context.published]
+        listings = context.listings
+        pages.home(cards, listings)
+        pages.browse(cards, listings)
+        for kind_listings in listings.values():
+            for listing in kind_listings:
+                pages.listing(listing)
+        pages.not_found()
+        for old, new in sorted(context.lifecycle.renamed.items()):
+            pages.redirect_page(old, new)
+        for skill_id, reason in sorted(context.lifecycle.withdrawn.items()):
+            pages.tombstone(skill_id, reason)
+        writer.write_text("_redirects", redirects_file(context.lifecycle))
+        pages.search_page(
+            [listing.key for listing in listings["category"]], sorted({d for card in cards for d in card.dialects})
+        )
+        for asset in sorted(context.options.static.iterdir()):
+            if asset.is_file() and not asset.is_symlink():
+                data = asset.read_bytes()
+                if asset.name == "style.css":
+                    data += b"\n" + pygments_css().encode("utf-8")
+                writer.write_bytes(f"static/{asset.name}", data)

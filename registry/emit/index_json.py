@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from registry.emit import capabilities
 from registry.emit.urls import SiteUrls
@@ -13,6 +14,9 @@ from registry.history import RepositoryInfo, SkillHistory, distinct_versions
 from registry.lifecycle import Lifecycle
 from registry.model import Severity, Skill
 from registry.score import Assessment
+
+if TYPE_CHECKING:
+    from registry.emit.registry import SiteContext, SkillContext
 
 FORMAT_VERSION = 1
 SINGLE_FILE_MAX = 1000  # skills; above this index.json lists shards (schema/index.schema.json)
@@ -203,3 +207,26 @@ def _splice(head: dict[str, Any], key: str, entries: Sequence[bytes], tail: dict
         parts += [b",", dump_json(name).rstrip(b"\n"), b":", dump_json(value).rstrip(b"\n")]
     parts.append(b"}\n")
     return b"".join(parts)
+
+
+@dataclass(frozen=True)
+class IndexJson:
+    """Per skill its entry, serialised (the site-wide hook splices them); per site index.json, its
+    shards and the schema it names."""
+
+    name: ClassVar[str] = "index_json"
+    stage: ClassVar[str] = "emit"
+
+    def skill(self, context: SkillContext, writer: SiteWriter) -> bytes:
+        entry = skill_entry(
+            context.skill, context.urls, context.history, context.discovery_name, context.assessment,
+            context.lifecycle,
+        )  # fmt: skip
+        return dump_json(entry).rstrip(b"\n")
+
+    def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[bytes]) -> None:
+        emit_index(
+            writer, results, [s.id for s in context.published], context.urls, context.repository, context.title,
+            context.lifecycle,
+        )  # fmt: skip
+        writer.write_bytes("schema/index.schema.json", (context.options.schema / "index.schema.json").read_bytes())

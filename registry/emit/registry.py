@@ -54,7 +54,7 @@ class SkillContext:
     discovery_name: str | None
     history: SkillHistory | None
     assessment: Assessment
-    lifecycle: Lifecycle  # this skill's entries only: the render cache key holds them
+    lifecycle: Lifecycle
     executables: frozenset[str]
     templates: Path
     site: SiteInfo  # the build's site, without counts (they would re-render every page when one skill is added)

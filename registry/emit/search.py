@@ -22,16 +22,21 @@ import tempfile
 import time
 from array import array
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.output import SiteOutput
-from registry.search.documents import SearchDocument
+from registry.search.documents import SearchDocument, make_document
 from registry.search.index import IndexStats, update_index
 from registry.search.text import STOP_WORDS, words
 from registry.state import BuildState, key_of
+
+if TYPE_CHECKING:
+    from registry.emit.registry import SiteContext, SkillContext
 
 CHUNK = 500
 FIELD_BITS = {"name": 1, "tags": 2, "description": 4, "body": 8}
@@ -148,3 +153,18 @@ def emit_search(writer: SiteOutput, documents: list[SearchDocument], cache: Path
                 produced[relative] = writer.desired[relative]
     state.set_meta("pagefind", (pages, produced))
     return SearchStats(stats, shard_count, time.perf_counter() - started)
+
+
+@dataclass(frozen=True)
+class SiteSearch:
+    """Per skill its search document; per site the Whoosh index, the agents' shards and Pagefind's bundle.
+    Last in EMITTERS: Pagefind reads every finished skill page from disk."""
+
+    name: ClassVar[str] = "search"
+    stage: ClassVar[str] = "search"
+
+    def skill(self, context: SkillContext, writer: SiteWriter) -> SearchDocument:
+        return make_document(context.skill, context.assessment.trust.tier, context.card.last_updated)
+
+    def site(self, context: SiteContext, writer: SiteOutput, results: Sequence[SearchDocument]) -> SearchStats:
+        return emit_search(writer, list(results), context.cache, context.state)

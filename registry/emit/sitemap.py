@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 from xml.sax.saxutils import escape
 
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
+
+if TYPE_CHECKING:
+    from registry.emit.registry import SiteContext, SkillContext
 
 
 def emit(writer: SiteWriter, urls: SiteUrls, pages: list[tuple[str, str | None]]) -> None:
@@ -23,3 +29,23 @@ def emit(writer: SiteWriter, urls: SiteUrls, pages: list[tuple[str, str | None]]
         "robots.txt",
         "User-agent: *\nAllow: /\n\nSitemap: " + urls.absolute("sitemap.xml") + "\n",
     )
+
+
+@dataclass(frozen=True)
+class Sitemap:
+    """Every skill page (dated by git), every listing page, the home and browse pages."""
+
+    name: ClassVar[str] = "sitemap"
+    stage: ClassVar[str] = "emit"
+
+    def skill(self, context: SkillContext, writer: SiteWriter) -> tuple[str, str | None]:
+        return SiteUrls.skill_page(context.skill.id), context.card.last_updated
+
+    def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[tuple[str, str | None]]) -> None:
+        pages = list(results)
+        pages += [
+            (listing.path.removesuffix("index.html"), None)
+            for kind_listings in context.listings.values()
+            for listing in kind_listings
+        ]
+        emit(writer, context.urls, [*pages, ("", None), ("browse/", None)])

@@ -16,8 +16,9 @@ README "Discovery"), and which files are left out is decided by registry/discove
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 import semver
 
@@ -25,6 +26,9 @@ from registry.discovery import ustar_fits, v1_path_ok
 from registry.emit.archive import build_tar_gz
 from registry.emit.writer import SiteWriter
 from registry.model import Skill
+
+if TYPE_CHECKING:
+    from registry.emit.registry import SiteContext, SkillContext
 
 SCHEMA_V2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 V2_DIR = ".well-known/agent-skills"
@@ -46,7 +50,7 @@ def emit_skill(
 ) -> DiscoveryEntries:
     """Write one skill's discovery artifacts under its discovery `name`; return its entries for both indexes."""
     description = skill.description or ""
-    paths = [f.path for f in skill.location.files if f.path in contents]
+    paths = _served_paths(skill, contents)
 
     skill_md = contents["SKILL.md"]
     if paths == ["SKILL.md"]:
@@ -79,7 +83,32 @@ def emit_skill(
     return DiscoveryEntries(v2, v1)
 
 
+def _served_paths(skill: Skill, contents: Mapping[str, bytes]) -> list[str]:
+    return [f.path for f in skill.location.files if f.path in contents]
+
+
+def is_archive(skill: Skill, contents: Mapping[str, bytes]) -> bool:
+    """Whether the v0.2.0 artifact is a .tar.gz archive (any file besides SKILL.md) or SKILL.md itself."""
+    return _served_paths(skill, contents) != ["SKILL.md"]
+
+
 def emit_indexes(writer: SiteWriter, entries: Iterable[DiscoveryEntries]) -> None:
     ordered = sorted(entries, key=lambda e: e.v2["name"])
     writer.write_json(f"{V2_DIR}/index.json", {"$schema": SCHEMA_V2, "skills": [e.v2 for e in ordered]}, pretty=True)
     writer.write_json(f"{V1_DIR}/index.json", {"skills": [e.v1 for e in ordered]}, pretty=True)
+
+
+@dataclass(frozen=True)
+class WellKnown:
+    """Per skill its artifacts under its discovery name (when it has one); per site the two indexes."""
+
+    name: ClassVar[str] = "well_known"
+    stage: ClassVar[str] = "emit"
+
+    def skill(self, context: SkillContext, writer: SiteWriter) -> DiscoveryEntries | None:
+        if context.discovery_name is None:
+            return None
+        return emit_skill(writer, context.skill, context.discovery_name, context.contents, context.executables)
+
+    def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[DiscoveryEntries | None]) -> None:
+        emit_indexes(writer, [entries for entries in results if entries is not None])
