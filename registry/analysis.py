@@ -47,6 +47,15 @@ class Analysis:
     analysis_keys: dict[str, str] = field(default_factory=dict)  # skill id -> cache key of its analysis
     reused: int = 0  # skills whose analysis came from the build state
 
+    @property
+    def published(self) -> list[Skill]:
+        return published(self.skills, self.lifecycle)
+
+
+def published(skills: list[Skill], lifecycle: Lifecycle) -> list[Skill]:
+    """Every skill a client could load and that is not withdrawn, spec errors or not (shown on its page)."""
+    return [s for s in skills if s.loadable and s.id not in lifecycle.withdrawn]
+
 
 @dataclass
 class Incremental:
@@ -185,12 +194,12 @@ def choose_discovery(
     writing, so that `validate` and `check-pr` report it too. A skill without an assessment (one
     `validate` did not examine) still takes part in the choice of who gets a contested name.
     """
-    published = [s for s in skills if s.loadable and s.id not in lifecycle.withdrawn]
+    listed = published(skills, lifecycle)
     first_published = {
-        s.id: h.first_published for s in published if (h := repository.histories.get(s.location.rel_folder))
+        s.id: h.first_published for s in listed if (h := repository.histories.get(s.location.rel_folder))
     }
     discoverable = []
-    for skill in published:
+    for skill in listed:
         assessment = assessments.get(skill.id)
         if assessment is not None and skill.risk_level in policy.exclude_risk and assessment.risk_override is None:
             skill.findings.append(RISK_EXCLUDED.at(skill.location.skill_md_path, None, None, level=skill.risk_level))
@@ -214,8 +223,7 @@ def clone_stage(
     analysis key (its files, the code and the policy) and first publication: a rebuild with the same
     skills reuses it without reading a file.
     """
-    candidates = [r.skill for r in results if r.content is not None and r.skill.loadable]
-    candidates = [s for s in candidates if s.id not in lifecycle.withdrawn]
+    candidates = published([r.skill for r in results if r.content is not None], lifecycle)
     first = {s.id: h.first_published for s in candidates if (h := repository.histories.get(s.location.rel_folder))}
     contents = {r.skill.id: r.content for r in results if r.content is not None}
     key = None

@@ -38,10 +38,9 @@ class CheckResult:
 
     @property
     def skill_summaries(self) -> list[dict]:
-        shown = self.shown_paths or [s.location.skill_md_path for s in self.skills]
         return [
             {"id": s.id, "name": s.name, "path": path, "dialects": s.dialects, "valid": not s.errors}
-            for s, path in zip(self.skills, shown, strict=True)
+            for s, path in zip(self.skills, self.shown_paths, strict=True)
         ]
 
 
@@ -69,7 +68,7 @@ def check_paths(paths: list[Path], limits: Limits | None = None, *, score: bool 
 
     targets: dict[Path, list[tuple[Path, bool]]] = {}  # source -> (folder, exactly that folder)
     for given in paths:
-        folder, exact = (given.parent, True) if given.is_file() or given.name.lower() == "skill.md" else (given, False)
+        folder, exact = _given_folder(given)
         folder = folder.resolve()
         targets.setdefault(registry_source(folder), []).append((folder, exact))
     skills: list[Skill] = []
@@ -84,8 +83,7 @@ def check_paths(paths: list[Path], limits: Limits | None = None, *, score: bool 
             return any(folder == target or (not exact and folder.is_relative_to(target)) for target, exact in wanted)
 
         analysis = analyse(source, default_limits=limits, focus=chosen)
-        shown_root = display_path(source)
-        prefix = "" if shown_root == "." else shown_root.rstrip("/") + "/"
+        prefix = _shown_prefix(source)
         inside = [target for target, _ in wanted]
         for finding in analysis.found.findings:
             where = source / finding.path
@@ -130,14 +128,10 @@ def _read_only(paths: list[Path], limits: Limits) -> CheckResult:
     findings: list[Finding] = []
     seen: set[Path] = set()
     for given in paths:
-        only: Path | None = None
-        root = given
-        if given.is_file() or given.name.lower() == "skill.md":
-            root = given.parent
-            only = given.parent.resolve()
+        root, exact = _given_folder(given)
+        only = root.resolve() if exact else None
         result = crawl.crawl(root, limits)
-        shown_root = display_path(result.source)
-        prefix = "" if shown_root == "." else shown_root.rstrip("/") + "/"
+        prefix = _shown_prefix(result.source)
         for location in result.locations:
             folder = location.folder.resolve()
             if (only is not None and folder != only) or folder in seen:
@@ -153,6 +147,19 @@ def _read_only(paths: list[Path], limits: Limits) -> CheckResult:
     findings.sort(key=lambda f: f.sort_key())
     shown = [prefix + s.location.skill_md_path for s, prefix in zip(skills, prefixes, strict=True)]
     return CheckResult(skills, findings, shown_paths=shown)
+
+
+def _given_folder(given: Path) -> tuple[Path, bool]:
+    """The folder a path names, and whether it names exactly one skill (a SKILL.md was given)."""
+    if given.is_file() or given.name.lower() == "skill.md":
+        return given.parent, True
+    return given, False
+
+
+def _shown_prefix(source: Path) -> str:
+    """What to put before a path relative to `source` so that it reads as the user would type it."""
+    shown = display_path(source)
+    return "" if shown == "." else shown.rstrip("/") + "/"
 
 
 def _rebase(finding: Finding, prefix: str) -> Finding:

@@ -50,8 +50,7 @@ def run(
     limits = analysis.limits
     title = policy.title or options.title
 
-    # Published: every skill a client could load, spec errors or not (they are shown on its page).
-    published = [s for s in skills if s.loadable and s.id not in lifecycle.withdrawn]
+    published = analysis.published
     discovery = analysis.discovery
     lap("gather")
 
@@ -83,10 +82,11 @@ def run(
 
     failed_ids = {skill_id for skill_id, _ in reuse.failed}
     published = [s for s in published if s.id not in failed_ids]
+    published_ids = {s.id for s in published}
     left_out = [
         LeftOut(s.id, s.location.skill_md_path, sorted(_why_left_out(s), key=lambda f: f.sort_key()))
         for s in skills
-        if not s.loadable or s.id in lifecycle.withdrawn or s.id in failed_ids
+        if s.id not in published_ids
     ]
     left_out = sorted(left_out + found.dropped, key=lambda item: (item.id, item.path))
     discovery = {k: v for k, v in discovery.items() if k not in failed_ids}
