@@ -21,7 +21,7 @@ from registry import history
 from registry.config import BuildOptions
 from registry.emit.writer import dump_json
 from registry.lifecycle import find_lifecycle
-from registry.output import Buffers, build_lock, served_intact
+from registry.output import build_lock, served_intact
 from registry.policy import find_policy
 from registry.result import BuildResult, Progress, no_progress
 from registry.state import BuildState, code_fingerprint, key_of, search_cache
@@ -100,13 +100,11 @@ def _unchanged_result(options: BuildOptions, state: BuildState, inputs: str | No
     """The last build's result when nothing it read has changed and its site is still in place."""
     if inputs is None or options.clean or state.meta("inputs") != inputs:
         return None
-    buffers = state.meta("buffers")
+    served_inode = state.meta("served_inode")
+    if served_inode is None or not served_intact(options.out, served_inode):
+        return None
     result = state.meta("result")
-    if (
-        not isinstance(buffers, Buffers)
-        or not isinstance(result, BuildResult)
-        or not served_intact(options.out, buffers)
-    ):
+    if not isinstance(result, BuildResult):
         return None
     result.work = {"analysed": 0, "analyses_reused": 0, "rendered": 0, "renders_reused": 0, "files_changed": 0}
     result.unchanged = True

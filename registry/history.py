@@ -426,8 +426,17 @@ def _trusted_work_tree(root: Path) -> bool:
     A `.git` that is a symlink can point at any repository on the machine: its history would be
     reported as the registry's (dates, authors, versions), so such a source is read as a plain folder.
     """
-    top = _git(root, "rev-parse", "--show-toplevel")
-    return top is not None and not (Path(top.strip()) / ".git").is_symlink()
+    return _trusted_top(root) is not None
+
+
+def _trusted_top(root: Path, *revisions: str) -> list[str] | None:
+    """The work tree's top folder, then each of `revisions` resolved, from one git call; None when
+    root is not in a trusted work tree (see _trusted_work_tree) or a revision does not resolve."""
+    out = _git(root, "rev-parse", "--show-toplevel", *revisions)
+    lines = out.splitlines() if out is not None else []
+    if len(lines) != 1 + len(revisions) or (Path(lines[0]) / ".git").is_symlink():
+        return None
+    return lines
 
 
 def tree_signature(root: Path, max_untracked: int = 20_000) -> str | None:
@@ -438,9 +447,10 @@ def tree_signature(root: Path, max_untracked: int = 20_000) -> str | None:
     content when the stat data is ambiguous), so HEAD stands for them. Costs one `git status`
     (reading git's index, not the files), however large the tree.
     """
-    head = _git(root, "rev-parse", "HEAD") if _trusted_work_tree(root) else None
-    if head is None:
+    found = _trusted_top(root, "HEAD")
+    if found is None:
         return None
+    top, head = Path(found[0]), found[1]
     # Optional locks allowed: git may refresh its index's stat data, so that files written in the same
     # second as the index ("racily clean") are not read and hashed again by every later status.
     status = _git(
@@ -449,7 +459,6 @@ def tree_signature(root: Path, max_untracked: int = 20_000) -> str | None:
     if status is None:
         return None
     digest = hashlib.sha256(head.encode() + b"\0" + status.encode("utf-8", "surrogateescape"))
-    top = Path((_git(root, "rev-parse", "--show-toplevel") or "").strip() or root)
     seen = 0
     for entry in status.split("\0"):
         path = entry[3:] if len(entry) > 3 else ""

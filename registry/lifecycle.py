@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 from registry.parse import safe_yaml
@@ -130,6 +129,8 @@ def load_lifecycle(path: Path | None) -> Lifecycle:
     except (OSError, UnicodeDecodeError, yaml.YAMLError, safe_yaml.YamlLimitError) as err:
         raise PolicyError(shown, [f"cannot read: {err}"]) from err
     data = _stringify(data)
+    import jsonschema  # only when a lifecycle file is read: a build that finds nothing changed never needs it
+
     problems = [
         f"{'.'.join(str(p) for p in e.absolute_path) or '(top level)'}: {e.message}"
         for e in sorted(jsonschema.Draft202012Validator(SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.path)))

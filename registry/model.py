@@ -7,6 +7,7 @@ are POSIX strings relative to the source root, so reports read the same on every
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -41,6 +42,15 @@ class Finding:
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.column or 0, self.code, self.message)
 
+    # Findings are pickled by the tens of thousands (the build state, worker results): a plain tuple
+    # halves the time dataclasses' generic state functions take to load them.
+    def __getstate__(self) -> tuple:
+        return tuple(getattr(self, name) for name in _FINDING_FIELDS)
+
+    def __setstate__(self, state: tuple) -> None:
+        for name, value in zip(_FINDING_FIELDS, state, strict=True):
+            object.__setattr__(self, name, value)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "code": self.code,
@@ -52,6 +62,9 @@ class Finding:
             "hint": self.hint,
             "excerpt": self.excerpt,
         }
+
+
+_FINDING_FIELDS = tuple(f.name for f in dataclasses.fields(Finding))
 
 
 @dataclass(frozen=True, slots=True)

@@ -240,8 +240,9 @@ def _clone(source: Path, target: Path) -> None:
                 os.link(entry.path, destination)
 
 
-def served_intact(out: Path, buffers: Buffers) -> bool:
-    return _inode(out.absolute()) == buffers.served_inode
+def served_intact(out: Path, served_inode: tuple[int, int, int]) -> bool:
+    """Whether the site folder is still the one the build state describes (Buffers.served_inode)."""
+    return _inode(out.absolute()) == tuple(served_inode)
 
 
 @contextlib.contextmanager

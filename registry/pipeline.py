@@ -66,6 +66,11 @@ def run(
 
         def save(value: Buffers | None) -> None:
             state.set_meta("buffers", value)
+            # Apart, so that a build finding nothing changed checks the site without loading both manifests.
+            state.set_meta("served_inode", value.served_inode if value is not None else None)
+
+        if isinstance(buffers, Buffers):  # a build that changes no file swaps nothing and calls no save
+            state.set_meta("served_inode", buffers.served_inode)
 
         with double_buffered(
             options.out, search_cache(options.out) / "spare", buffers if isinstance(buffers, Buffers) else None, save

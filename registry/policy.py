@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 from registry.config import Limits
@@ -224,6 +223,8 @@ def load_policy(path: Path | None, known_codes: Callable[[], Collection[str]] | 
 def parse_policy(
     data: Any, shown: str = POLICY_FILE, known_codes: Callable[[], Collection[str]] | None = None
 ) -> Policy:
+    import jsonschema  # only when a policy is read: a build that finds nothing changed never needs it
+
     validator = jsonschema.Draft202012Validator(SCHEMA)
     problems = [
         f"{'.'.join(str(p) for p in error.absolute_path) or '(top level)'}: {_schema_message(error)}"
@@ -282,7 +283,7 @@ def parse_policy(
     )  # fmt: skip
 
 
-def _schema_message(error: jsonschema.ValidationError) -> str:
+def _schema_message(error: Any) -> str:  # a jsonschema.ValidationError
     if error.validator == "enum":
         return f"{error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
     if error.validator == "additionalProperties":

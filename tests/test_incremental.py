@@ -17,6 +17,7 @@ from registry import history, skill_jobs
 from registry.build import build, search_cache
 from registry.config import BuildOptions
 from registry.emit import index_json
+from registry.state import BuildState
 from tests.conftest import CORPUS, REPO_ROOT, SKILLS_INDEX, commit_all, git, simple_skill, write_skill
 from tests.site_checks import check_index_json
 
@@ -79,6 +80,23 @@ def test_noop_rebuild_writes_nothing_and_reuses_every_skill(registry_repo: Path,
         "analysed": 0, "analyses_reused": 23, "rendered": 0, "renders_reused": 23, "files_changed": 0,
     } or third.unchanged  # fmt: skip
     assert sorted(p.name for p in search_cache(out).iterdir()) == spare_before
+
+
+def test_a_build_that_changed_no_file_is_followed_by_a_noop(registry_repo: Path, tmp_path: Path):
+    """A build that ran the stages but swapped nothing in still leaves the fast path able to trust the site."""
+    out = tmp_path / "site"
+    build(options(registry_repo, out))
+    state = BuildState(search_cache(out) / "state.sqlite")
+    state.set_meta("served_inode", None)  # as a state written before the fast path kept it apart
+    state.set_meta("inputs", None)
+    state.close()
+    ran = build(options(registry_repo, out))
+    assert not ran.unchanged and ran.work["files_changed"] == 0
+    assert build(options(registry_repo, out)).unchanged
+    shutil.rmtree(out / "skills")  # the site changed behind the build's back: not trusted any more
+    again = build(options(registry_repo, out))
+    assert not again.unchanged
+    assert (out / "skills" / "opsworks" / "log-triage" / "index.html").is_file()
 
 
 def test_noop_rebuild_of_a_plain_folder_writes_nothing(tmp_path: Path):
