@@ -46,10 +46,14 @@ def corpus_documents(corpus: Path) -> list[dict]:
         folder = skill_md.parent
         files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
         body = read_document(skill_md.read_bytes(), str(skill_md), Limits()).body
-        raw_base = f"../../../raw/{folder.parent.name}/{folder.name}/"
+        skill_id = f"{folder.parent.name}/{folder.name}"
+        raw_base = f"../../../raw/{skill_id}/"
         documents.append(
-            {"path": str(skill_md.relative_to(corpus)), "body": body, "raw_base": raw_base, "files": files}
-        )
+            {
+                "path": str(skill_md.relative_to(corpus)), "body": body, "raw_base": raw_base, "skill_id": skill_id,
+                "files": files,
+            }
+        )  # fmt: skip
     return documents
 
 
@@ -63,7 +67,12 @@ def worker(documents_file: Path, rounds: int) -> dict:
     from registry.emit.markdown import LinkContext, make_renderer, render
 
     documents = json.loads(documents_file.read_text(encoding="utf-8"))
-    contexts = [LinkContext(d["raw_base"], frozenset(d["files"])) for d in documents]
+    if "homes" in LinkContext.__dataclass_fields__:  # a tree that serves each file from its one home
+        from registry.emit.urls import FileHomes
+
+        contexts = [LinkContext("../../../", FileHomes.of(d["skill_id"], None, d["files"])) for d in documents]
+    else:
+        contexts = [LinkContext(d["raw_base"], frozenset(d["files"])) for d in documents]
     renderer = make_renderer()
     samples: list[list[float]] = [[] for _ in documents]
     texts: list[str] = []

@@ -24,13 +24,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from registry.parse import safe_yaml
 from registry.policy import PolicyError
 from registry.rules.base import I, Rule, W
+
+if TYPE_CHECKING:
+    from registry.emit.urls import FileHomes
 
 LIFECYCLE_FILE = "lifecycle.yaml"
 
@@ -199,10 +202,14 @@ def apply_lifecycle(skills: list, lifecycle: Lifecycle) -> None:
             )
 
 
-def redirects_file(lifecycle: Lifecycle) -> str:
-    """Netlify `_redirects`: renamed skills' pages and raw files move permanently."""
+def redirects_file(lifecycle: Lifecycle, homes: Mapping[str, FileHomes]) -> str:
+    """Netlify `_redirects`: renamed skills' pages and raw files move permanently.
+
+    `homes` holds, for every new id, where its files live now (emit/urls.py), so each old file URL
+    leads straight to the one place the file is served.
+    """
     lines = ["# Generated from lifecycle.yaml: renamed skills keep their old addresses."]
     for old, new in sorted(lifecycle.renamed.items()):
         lines.append(f"/skills/{old}/*  /skills/{new}/:splat  301")
-        lines.append(f"/raw/{old}/*  /raw/{new}/:splat  301")
+        lines += [f"/{source}  /{destination}  301" for source, destination in homes[new].moved_from(old)]
     return "\n".join(lines) + "\n"

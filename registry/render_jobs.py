@@ -15,6 +15,7 @@ from pathlib import Path
 
 from registry.config import Limits
 from registry.emit import html
+from registry.emit.files import file_homes
 from registry.emit.registry import Emitter, SkillContext
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter, UnsafeOutputPath, checked_parts
@@ -85,8 +86,9 @@ def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
             if isinstance(skill.document, Outline):  # the text is not carried between stages: read it again
                 skill.document = read_document(contents["SKILL.md"], skill.location.skill_md_path, settings.limits)
             context = SkillContext(
-                skill, contents, job.card, job.discovery_name, job.history, job.assessment, job.lifecycle,
-                job.executables, settings.templates, settings.site, SiteUrls(settings.site.url),
+                skill, contents, job.card, job.discovery_name, file_homes(skill, job.discovery_name, contents),
+                job.history, job.assessment, job.lifecycle, job.executables, settings.templates, settings.site,
+                SiteUrls(settings.site.url),
             )  # fmt: skip
             # Pickled here, in the worker: the build spools and caches them as bytes and unpickles
             # each only when a site-wide hook reads it.

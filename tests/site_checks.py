@@ -8,8 +8,10 @@ import io
 import json
 import re
 import tarfile
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import jsonschema
 from conftest import REPO_ROOT
@@ -36,13 +38,38 @@ def check_index_json(site: Path) -> dict:
     ids = [s["id"] for s in index["skills"]]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     for entry in index["skills"]:
-        raw_root = site / "raw" / entry["id"]
-        assert sha256((raw_root / "SKILL.md").read_bytes()) == entry["digest"]
+        # Every URL resolves to a file of the built site holding exactly the bytes its digest names.
+        skill_md = site_file(site, index["registry"]["url"], entry["skill_md_url"])
+        assert sha256(skill_md.read_bytes()) == entry["digest"]
         for f in entry["files"]:
-            data = (raw_root / f["path"]).read_bytes()
+            data = site_file(site, index["registry"]["url"], f["url"]).read_bytes()
             assert sha256(data) == f["digest"] and len(data) == f["size"]
         assert (site / "skills" / entry["id"] / "index.html").is_file()
     return index
+
+
+def served_files(site: Path, skill_id: str) -> dict[str, Path]:
+    """Every file the built site serves for a skill, by its path in the skill, found on disk: under
+    raw/<id>/ and, when index.json gives the skill a discovery name, under .well-known/skills/<name>/
+    (registry/emit/urls.py FileHomes). Fails if one path is served from both."""
+    folders = [site / "raw" / skill_id]
+    entry = next((e for e in load_json(site / "index.json").get("skills", []) if e["id"] == skill_id), None)
+    if entry is not None and entry["discovery_name"]:
+        folders.append(site / ".well-known" / "skills" / entry["discovery_name"])
+    found: dict[str, Path] = {}
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                relative = path.relative_to(folder).as_posix()
+                assert relative not in found, f"{skill_id}: {relative} is served from two places"
+                found[relative] = path
+    return found
+
+
+def site_file(site: Path, registry_url: str, url: str) -> Path:
+    """The file of the built site an absolute URL under the registry's URL names."""
+    assert url.startswith(registry_url), url
+    return site / unquote(url.removeprefix(registry_url))
 
 
 def check_archive(data: bytes) -> list[str]:
@@ -107,6 +134,64 @@ def check_well_known(site: Path) -> tuple[dict, dict]:
             assert ".." not in path and not path.startswith("/")
             assert (v1_dir / entry["name"] / path).is_file()
     return v2, v1
+
+
+def check_each_file_served_once(site: Path) -> dict[str, list[Path]]:
+    """Every published file is written once, at the URL index.json gives it (registry/emit/urls.py FileHomes).
+
+    The files under raw/ and .well-known/skills/<name>/ are exactly those of index.json's `files[]`,
+    each with its own bytes (a skill's served digests are its source digests, no more); the only
+    other copy of a skill file on the site is the v0.2.0 SKILL.md of a single-file skill. Returns
+    each skill's served files by id.
+    """
+    index = load_json(site / "index.json")
+    served: dict[str, list[Path]] = {}
+    for entry in index["skills"]:
+        paths = [site_file(site, index["registry"]["url"], f["url"]) for f in entry["files"]]
+        assert len(set(paths)) == len(paths), entry["id"]
+        assert Counter(sha256(path.read_bytes()) for path in paths) == Counter(f["digest"] for f in entry["files"])
+        served[entry["id"]] = paths
+    on_disk = {
+        path for folder in ("raw", ".well-known/skills") for path in (site / folder).rglob("*") if path.is_file()
+    }
+    on_disk.discard(site / ".well-known" / "skills" / "index.json")
+    assert on_disk == {path for paths in served.values() for path in paths}
+
+    v2_dir = site / ".well-known" / "agent-skills"
+    v2 = {entry["url"]: entry for entry in load_json(v2_dir / "index.json")["skills"]}
+    for path in v2_dir.rglob("*"):
+        if path.is_file() and path != v2_dir / "index.json":
+            entry = v2[path.relative_to(v2_dir).as_posix()]  # nothing there but the index's artifacts
+            assert entry["type"] == ("skill-md" if path.name == "SKILL.md" else "archive")
+    return served
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.urls += [value for name, value in attrs if name in ("href", "src") and value]
+
+    handle_startendtag = handle_starttag
+
+
+def file_links(site: Path, page: Path) -> list[tuple[str, Path]]:
+    """The links of a page into the site's skill files (raw/ or .well-known/), each with the file it names."""
+    parser = _Links()
+    parser.feed(page.read_text(encoding="utf-8"))
+    parser.close()
+    found = []
+    for url in parser.urls:
+        parts = urlsplit(url)
+        if parts.scheme or parts.netloc or url.startswith(("/", "#")):
+            continue
+        target = (page.parent / unquote(parts.path)).resolve()
+        relative = target.relative_to(site.resolve()).as_posix()
+        if relative.startswith(("raw/", ".well-known/")):
+            found.append((url, site / relative))
+    return found
 
 
 DANGEROUS_TAGS = {

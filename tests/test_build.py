@@ -5,7 +5,7 @@ import sys
 
 import pytest
 from conftest import REPO_ROOT, SKILLS_INDEX, commit_all, git, simple_skill, write_skill
-from site_checks import check_index_json, check_well_known, executable_constructs
+from site_checks import check_index_json, check_well_known, executable_constructs, served_files
 
 from registry.build import build
 from registry.config import BuildOptions
@@ -55,7 +55,7 @@ def test_skill_page_shows_what_a_user_needs(index_site):
         skill.digest,
         "npx skills add https://skills.example.org/ --skill commit-message-writer",
         "~/.claude/skills/",
-        "../../../raw/registry-team/commit-message-writer/SKILL.md",
+        "../../../.well-known/skills/commit-message-writer/SKILL.md",  # its one home: listed in discovery v0.1
         "scripts/lint_commit_msg.py",
         skill.license,
     ):
@@ -234,7 +234,11 @@ def test_bad_file_paths_stay_out_of_the_legacy_index(tmp_path):
     _v2, v1 = check_well_known(out)
     assert v1["skills"][0]["files"] == ["SKILL.md", "fine.md"]
     assert sum(1 for f in result.findings if f.code == "D003") == 2
+    # What the v0.1 layout leaves out is served from raw/; what it lists, from .well-known/skills/ only.
+    assert sorted(served_files(out, "p/paths")) == ["SKILL.md", "fine.md", "references/a..b.md", "refs/ok[1].md"]
     assert (out / "raw" / "p" / "paths" / "references" / "a..b.md").is_file()
+    assert (out / "raw" / "p" / "paths" / "refs" / "ok[1].md").is_file()
+    assert (out / ".well-known" / "skills" / "paths" / "fine.md").is_file()
 
 
 def test_git_source_records_commit_and_dates(tmp_path):

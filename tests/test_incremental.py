@@ -19,7 +19,7 @@ from registry.config import BuildOptions
 from registry.emit import index_json
 from registry.state import BuildState
 from tests.conftest import CORPUS, REPO_ROOT, SKILLS_INDEX, commit_all, git, simple_skill, write_skill
-from tests.site_checks import check_index_json
+from tests.site_checks import check_index_json, served_files
 
 
 def snapshot(site: Path) -> dict[str, tuple[int, int, bytes]]:
@@ -355,5 +355,5 @@ def test_a_same_size_edit_with_its_old_mtime_is_still_seen(tmp_path: Path):
     os.utime(script, ns=(before.st_atime_ns, before.st_mtime_ns))  # same mtime as when it was hashed
     result = build(BuildOptions(source=source, out=out, jobs=1))
     assert result.work["analysed"] == 1
-    raw = out / "raw" / "datakit" / "csv-cleaner" / "references" / "cleaning-rules.md"
-    assert raw.read_bytes()[:1] == bytes([data[0] ^ 1])
+    served = served_files(out, "datakit/csv-cleaner")["references/cleaning-rules.md"]
+    assert served.read_bytes()[:1] == bytes([data[0] ^ 1])

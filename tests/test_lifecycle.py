@@ -9,6 +9,8 @@ from site_checks import check_index_json, check_well_known
 
 from registry.build import build
 from registry.config import BuildOptions
+from registry.emit.urls import FileHomes
+from registry.lifecycle import Lifecycle, redirects_file
 from registry.policy import PolicyError
 
 LIFECYCLE = """
@@ -55,12 +57,29 @@ def test_renamed_skills_keep_their_old_addresses(site):
     out, _ = site
     redirects = (out / "_redirects").read_text()
     assert "/skills/acme/formatter/*  /skills/acme/formatter-pro/:splat  301" in redirects
-    assert "/raw/acme/formatter/*  /raw/acme/formatter-pro/:splat  301" in redirects
+    # formatter-pro is listed in the v0.1 discovery layout: its files live under .well-known/skills/ only.
+    assert "/raw/acme/formatter/*  /.well-known/skills/formatter-pro/:splat  301" in redirects
+    assert (out / ".well-known" / "skills" / "formatter-pro" / "SKILL.md").is_file()
     moved = (out / "skills" / "acme" / "formatter" / "index.html").read_text()
     assert 'http-equiv="refresh" content="0; url=../../../skills/acme/formatter-pro/"' in moved
     assert json.loads((out / "index.json").read_text())["redirects"] == [
         {"from": "acme/formatter", "to": "acme/formatter-pro", "url": "https://r.example/skills/acme/formatter-pro/"}
     ]
+
+
+def test_old_raw_urls_lead_to_each_files_one_home():
+    lifecycle = Lifecycle(renamed={"acme/fmt": "acme/fmt-pro", "acme/tool": "acme/tool-2"})
+    homes = {
+        "acme/fmt-pro": FileHomes.of("acme/fmt-pro", "fmt-pro", ["SKILL.md", "notes [draft].md", "b.md"]),
+        "acme/tool-2": FileHomes.of("acme/tool-2", None, ["SKILL.md"]),  # not in the discovery indexes
+    }
+    lines = redirects_file(lifecycle, homes).splitlines()
+    # The one file v0.1 leaves out stays under raw/, and its rule comes before the catch-all (first match wins).
+    assert lines[2:4] == [
+        "/raw/acme/fmt/notes%20%5Bdraft%5D.md  /raw/acme/fmt-pro/notes%20%5Bdraft%5D.md  301",
+        "/raw/acme/fmt/*  /.well-known/skills/fmt-pro/:splat  301",
+    ]
+    assert "/raw/acme/tool/*  /raw/acme/tool-2/:splat  301" in lines
 
 
 def test_withdrawn_skills_are_gone_from_every_index_and_leave_a_tombstone(site):

@@ -4,7 +4,7 @@ The card (registry/score/card.py) says what a skill's files and instructions wou
 touch; the page shows it per kind beside what the skill declares, with how every file was read,
 and the risk findings grouped by level. Everything here is plain data for the template: every
 string from a skill stays text and Jinja's autoescape escapes it; links only ever point at the
-skill's own raw files on this site.
+skill's own files on this site, each at its one home (urls.FileHomes).
 
 Bounded for hostile skills and large registries: at most MAX_VALUES distinct values per kind and
 MAX_NOT_ANALYSED "not analysed" files are listed (the rest are counted), on the page and in
@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from registry.emit.urls import SiteUrls
+from registry.emit.urls import FileHomes
 from registry.model import Finding
 from registry.score import owasp
 from registry.score.card import KIND_TITLES, KINDS, NOT_ANALYSED, CapabilityCard, Declared
@@ -52,7 +52,7 @@ class UseView:
     detail: str  # "read", "send, fetch", "unpinned" ...
     origins: tuple[str, ...]  # "code", "instructions", "metadata"
     where: str  # file:line, relative to the skill folder
-    url: str | None  # the raw file on this site, when the file is one of the skill's
+    url: str | None  # the file on this site, when the file is one of the skill's
     count: int  # places it was seen
 
 
@@ -123,10 +123,10 @@ class LevelGroup:
 class Paths:
     """Source-root paths (as in findings and the card) to what a reader of the skill's page sees and opens."""
 
-    def __init__(self, skill_id: str, shown: str, files: Iterable[str], root: str):
-        self.skill_id = skill_id
+    def __init__(self, homes: FileHomes, shown: str, root: str):
+        self.homes = homes
         self.prefix = "" if shown in (".", "") else shown.rstrip("/") + "/"
-        self.files = frozenset(files)
+        self.files = homes.files
         self.root = root
 
     def relative(self, path: str) -> str:
@@ -137,11 +137,11 @@ class Paths:
         return f"{relative}:{line}" if line else relative
 
     def url(self, path: str) -> str | None:
-        """The raw file on this site (an archive member links to its archive), or None."""
+        """The file on this site (an archive member links to its archive), or None."""
         relative = self.relative(path).split("!/", 1)[0]
         if relative not in self.files:
             return None
-        return self.root + SiteUrls.raw_file(self.skill_id, relative)
+        return self.root + self.homes.url(relative)
 
 
 def card_view(card: CapabilityCard, paths: Paths) -> CardView:

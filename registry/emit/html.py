@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -21,7 +21,7 @@ from pygments.formatters import HtmlFormatter
 
 from registry.discovery import DISCOVERY_NOTE_CODES
 from registry.emit import capabilities, markdown, well_known
-from registry.emit.urls import SiteUrls
+from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
 from registry.lifecycle import Lifecycle, redirects_file
@@ -193,7 +193,7 @@ class HtmlEmitter:
         self,
         skill: Skill,
         card: Card,
-        discovery_name: str | None,
+        homes: FileHomes,
         history: SkillHistory | None,
         archive: bool,
         assessment: Assessment,
@@ -201,21 +201,20 @@ class HtmlEmitter:
     ) -> None:
         page_file = SiteUrls.skill_page_file(skill.id)
         root = SiteUrls.root_from(page_file)
-        raw_base = root + f"raw/{skill.id}/"
-        links = markdown.LinkContext(raw_base, frozenset(f.path for f in skill.location.files))
+        links = markdown.LinkContext(root, homes)
         body_html = Markup(markdown.render(self.md, skill.document.body, links))
         files = [
-            FileView(f.path, f.size, size_text(f.size), f.digest, root + SiteUrls.raw_file(skill.id, f.path))
+            FileView(f.path, f.size, size_text(f.size), f.digest, root + homes.url(f.path))
             for f in skill.location.files
         ]
         install = InstallView(
             site_url=self.site.url,
-            discovery_name=discovery_name,
+            discovery_name=homes.discovery_name,
             archive=archive,
-            archive_url=self.urls.absolute(f".well-known/agent-skills/{discovery_name}.tar.gz"),
-            skill_md_url=self.urls.absolute(SiteUrls.raw_file(skill.id, "SKILL.md")),
+            archive_url=self.urls.absolute(f".well-known/agent-skills/{homes.discovery_name}.tar.gz"),
+            skill_md_url=self.urls.absolute(homes.url("SKILL.md")),
         )
-        paths = capabilities.Paths(skill.id, skill.location.rel_folder, (f.path for f in skill.location.files), root)
+        paths = capabilities.Paths(homes, skill.location.rel_folder, root)
         risk_codes = {f.code for f in assessment.risk.findings}
         findings = sorted(
             (f for f in skill.findings if f.code not in risk_codes), key=lambda f: (f.severity.rank, f.sort_key())
@@ -252,7 +251,7 @@ class HtmlEmitter:
             error_codes=sorted({f.code for f in skill.errors}),
             discovery_notes=[f.message for f in discovery_notes],
             current_yanked=yanked.get(skill.version or ""),
-            raw_url=root + SiteUrls.raw_file(skill.id, "SKILL.md"),
+            raw_url=root + homes.url("SKILL.md"),
             page_title=card.name,
             page_description=card.description,
         )
@@ -384,19 +383,21 @@ class HtmlPages:
     name: ClassVar[str] = "html"
     stage: ClassVar[str] = "emit"
 
-    def skill(self, context: SkillContext, writer: SiteWriter) -> None:
+    def skill(self, context: SkillContext, writer: SiteWriter) -> FileHomes:
+        """Writes the skill's page; returns where its files live (`_redirects` reads it for rename targets)."""
         pages = _page_renderer(context.templates, context.urls.base_url, context.site)
         pages.writer = writer
+        homes = context.homes
         try:
             archive = context.discovery_name is not None and well_known.is_archive(context.skill, context.contents)
             pages.skill_page(
-                context.skill, context.card, context.discovery_name, context.history, archive, context.assessment,
-                context.lifecycle,
+                context.skill, context.card, homes, context.history, archive, context.assessment, context.lifecycle,
             )  # fmt: skip
         finally:
             pages.writer = _NOWHERE
+        return homes
 
-    def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[Any]) -> None:
+    def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[FileHomes]) -> None:
         pages = HtmlEmitter(writer, context.options.templates, context.urls, context.site)
         cards = [context.cards[s.id] for s in context.published]
         listings = context.listings
@@ -410,7 +411,14 @@ class HtmlPages:
             pages.redirect_page(old, new)
         for skill_id, reason in sorted(context.lifecycle.withdrawn.items()):
             pages.tombstone(skill_id, reason)
-        writer.write_text("_redirects", redirects_file(context.lifecycle))
+        position = {skill.id: number for number, skill in enumerate(context.published)}
+        # Only the rename targets' homes are read back from the spool, one each, whatever the registry's size;
+        # a target that is not published has no files, and its old raw/ URLs lead to its raw/ folder.
+        targets = {
+            new: results[position[new]] if new in position else FileHomes.of(new, None, ())
+            for new in context.lifecycle.renamed.values()
+        }
+        writer.write_text("_redirects", redirects_file(context.lifecycle, targets))
         pages.search_page(
             [listing.key for listing in listings["category"]], sorted({d for card in cards for d in card.dialects})
         )

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from registry.emit import capabilities
-from registry.emit.urls import SiteUrls
+from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter, dump_json
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
 from registry.lifecycle import Lifecycle
@@ -28,7 +28,7 @@ def skill_entry(
     skill: Skill,
     urls: SiteUrls,
     history: SkillHistory | None,
-    discovery_name: str | None,
+    homes: FileHomes,
     assessment: Assessment,
     lifecycle: Lifecycle,
 ) -> dict:
@@ -53,7 +53,7 @@ def skill_entry(
         "homepage": skill.homepage,
         "repository": skill.repository,
         "url": urls.absolute(urls.skill_page(skill.id)),
-        "skill_md_url": urls.absolute(urls.raw_file(skill.id, "SKILL.md")),
+        "skill_md_url": urls.absolute(homes.url("SKILL.md")),
         "digest": skill.digest,
         "content_digest": skill.content_digest,
         "files": [
@@ -61,7 +61,7 @@ def skill_entry(
                 "path": f.path,
                 "size": f.size,
                 "digest": f.digest,
-                "url": urls.absolute(urls.raw_file(skill.id, f.path)),
+                "url": urls.absolute(homes.url(f.path)),
             }
             for f in skill.location.files
         ],
@@ -111,7 +111,7 @@ def skill_entry(
         "model_settings": skill.model_settings,
         "knowledge_base": skill.knowledge_base,
         "settings": skill.settings,
-        "discovery_name": discovery_name,
+        "discovery_name": homes.discovery_name,
         "finding_counts": counts,
         "findings": [f.to_json() for f in sorted(skill.findings, key=lambda f: f.sort_key())],
     }
@@ -219,9 +219,8 @@ class IndexJson:
 
     def skill(self, context: SkillContext, writer: SiteWriter) -> bytes:
         entry = skill_entry(
-            context.skill, context.urls, context.history, context.discovery_name, context.assessment,
-            context.lifecycle,
-        )  # fmt: skip
+            context.skill, context.urls, context.history, context.homes, context.assessment, context.lifecycle
+        )
         return dump_json(entry).rstrip(b"\n")
 
     def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[bytes]) -> None:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 from html import unescape as html_unescape
-from urllib.parse import SplitResult, quote, unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 import cffi
 import cmarkgfm._cmark
@@ -32,6 +32,7 @@ from pygments.lexers import get_lexer_by_name
 from pygments.lexers.special import TextLexer
 from pygments.util import ClassNotFound
 
+from registry.emit.urls import FileHomes
 from registry.text import hidden_characters
 
 # Pygments lexes 0.2 to 1.2 ms per KiB (JSON to Python) and is most of a body's rendering time: past
@@ -172,10 +173,17 @@ _CUSTOM_TYPES = {"custom_block": 0x8007, "custom_inline": 0xC006}
 
 @dataclass(frozen=True)
 class LinkContext:
-    """Where relative links in one skill's body should point."""
+    """Where relative links in one skill's body should point: the skill's files, each at its one home."""
 
-    raw_base: str  # relative URL of the skill's raw files, ending in '/'
-    files: frozenset[str]
+    root: str  # relative URL from the page to the site root, ending in '/' (or "")
+    homes: FileHomes
+
+    @property
+    def files(self) -> frozenset[str]:
+        return self.homes.files
+
+    def file_url(self, path: str) -> str:
+        return self.root + self.homes.url(path)
 
 
 @dataclass(frozen=True)
@@ -464,7 +472,7 @@ def _rewrite(renderer: Renderer, found: _Found, links: LinkContext) -> None:
         src = _url(cmark, node)
         local = _local_path(src, links)
         if local is not None:
-            lib.cmark_node_set_url(node, (links.raw_base + quote(local)).encode())
+            lib.cmark_node_set_url(node, links.file_url(local).encode())
             continue
         # External or unknown images become links: no request leaves the reader's browser.
         label = _new_text(cmark, f"[image: {alt or 'image'}]".encode())
@@ -626,4 +634,4 @@ def _resolve(href: str, links: LinkContext) -> str:
     if ".." in local.split("/"):
         return "#"
     suffix = f"#{parts.fragment}" if parts.fragment else ""
-    return links.raw_base + quote(local) + suffix
+    return links.file_url(local) + suffix

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from registry.emit.feeds import Feeds
+from registry.emit.files import SkillFiles
 from registry.emit.html import HtmlPages
 from registry.emit.index_json import IndexJson
-from registry.emit.raw import RawFiles
 from registry.emit.search import SiteSearch
 from registry.emit.sitemap import Sitemap
-from registry.emit.urls import SiteUrls
+from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.well_known import WellKnown
 from registry.emit.writer import SiteWriter
 
@@ -52,6 +52,7 @@ class SkillContext:
     contents: Mapping[str, bytes]
     card: Card
     discovery_name: str | None
+    homes: FileHomes  # where each of its files is served, once (pages, index.json and the writers ask it)
     history: SkillHistory | None
     assessment: Assessment
     lifecycle: Lifecycle
@@ -88,5 +89,5 @@ class Emitter(Protocol):
 
 
 EMITTERS: tuple[Emitter, ...] = (
-    RawFiles(), WellKnown(), HtmlPages(), IndexJson(), Feeds(), Sitemap(), SiteSearch(),
+    SkillFiles(), WellKnown(), HtmlPages(), IndexJson(), Feeds(), Sitemap(), SiteSearch(),
 )  # fmt: skip

@@ -5,9 +5,10 @@
   the sha256 of the exact bytes served. URLs are relative to the index, so the site works under
   any base path.
 - `/.well-known/skills/index.json` (v0.1, read by CLIs before 1.4.6): `files[]` with SKILL.md
-  first and every listed file copied under `/.well-known/skills/<name>/`. Older clients reject
-  the whole index for one bad path, so a path that breaks any v0.1 rule is left out of the
-  listing (and reported) rather than risked.
+  first, each listed file served under `/.well-known/skills/<name>/`. That is the file's one home
+  on the site (urls.FileHomes; emit/files.py writes it), not a copy. Older clients reject the whole
+  index for one bad path, so a path that breaks any v0.1 rule is left out of the listing (and
+  reported) rather than risked; such a file is served under `raw/<id>/`.
 
 Entries are sorted by name. Which skills are listed, under which name (one skill per name, see
 README "Discovery"), and which files are left out is decided by registry/discovery.py.
@@ -22,8 +23,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 import semver
 
-from registry.discovery import ustar_fits, v1_path_ok
+from registry.discovery import ustar_fits
 from registry.emit.archive import build_tar_gz
+from registry.emit.files import file_homes, served_paths
+from registry.emit.urls import V1_DIR
 from registry.emit.writer import SiteWriter
 from registry.model import Skill
 
@@ -32,7 +35,6 @@ if TYPE_CHECKING:
 
 SCHEMA_V2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 V2_DIR = ".well-known/agent-skills"
-V1_DIR = ".well-known/skills"
 
 
 def sha256(data: bytes) -> str:
@@ -48,9 +50,12 @@ class DiscoveryEntries:
 def emit_skill(
     writer: SiteWriter, skill: Skill, name: str, contents: Mapping[str, bytes], executables: frozenset[str]
 ) -> DiscoveryEntries:
-    """Write one skill's discovery artifacts under its discovery `name`; return its entries for both indexes."""
+    """Write one skill's v0.2.0 artifact under its discovery `name`; return its entries for both indexes.
+
+    The files the v0.1 index lists are not written here: emit/files.py writes every file once, at its home.
+    """
     description = skill.description or ""
-    paths = _served_paths(skill, contents)
+    paths = served_paths(skill, contents)
 
     skill_md = contents["SKILL.md"]
     if paths == ["SKILL.md"]:
@@ -76,20 +81,14 @@ def emit_skill(
     if skill.version and semver.Version.is_valid(skill.version):
         v2["version"] = skill.version
 
-    listed = [path for path in paths if v1_path_ok(path)]
-    for path in listed:
-        writer.write_bytes(f"{V1_DIR}/{name}/{path}", contents[path])
-    v1 = {"name": name, "description": description, "files": listed}
+    homes = file_homes(skill, name, contents)
+    v1 = {"name": name, "description": description, "files": [path for path in paths if path in homes.listed]}
     return DiscoveryEntries(v2, v1)
-
-
-def _served_paths(skill: Skill, contents: Mapping[str, bytes]) -> list[str]:
-    return [f.path for f in skill.location.files if f.path in contents]
 
 
 def is_archive(skill: Skill, contents: Mapping[str, bytes]) -> bool:
     """Whether the v0.2.0 artifact is a .tar.gz archive (any file besides SKILL.md) or SKILL.md itself."""
-    return _served_paths(skill, contents) != ["SKILL.md"]
+    return served_paths(skill, contents) != ["SKILL.md"]
 
 
 def emit_indexes(writer: SiteWriter, entries: Iterable[DiscoveryEntries]) -> None:

@@ -152,6 +152,8 @@ HOSTILE_SKILLS["mallory/markup-everywhere"] = (
         f"references/<img src=x onerror={JS}>.md": f"# ref\n\n<script>{JS}</script>\n",
         f'scripts/"><svg onload={JS}>.sh': "#!/bin/sh\necho hi\n",
         "assets/page.html": f"<!doctype html><title>x</title><script>{JS};alert(1)</script>\n",
+        # Brackets keep it out of the v0.1 layout, so it is served from raw/ (the others from .well-known/skills/).
+        "assets/page[raw].html": f"<!doctype html><title>raw</title><script>{JS};alert(2)</script>\n",
         "assets/loader.html": '<!doctype html><title>loader</title><script src="evil.js"></script>\n',
         "assets/evil.js": f"{JS}; alert(1);\n",
         "assets/image.svg": f'<svg xmlns="http://www.w3.org/2000/svg" onload="{JS}"><script>{JS}</script></svg>\n',

@@ -6,6 +6,7 @@ CSP, where only escaping stands between a payload and the page, and the served H
 executable constructs (tests/site_checks.py) as well as the DOM the browser built from it.
 """
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import urljoin
@@ -146,22 +147,22 @@ def test_hostile_pages_run_no_script(site, browser, csp):
     assert failures == {}
 
 
-def test_raw_skill_files_run_no_script_even_as_html_or_svg(site, open_page):
-    """A skill may ship .html, .svg and .js files; /raw/ serves them byte for byte under `sandbox`."""
-    for name in ("page.html", "loader.html", "image.svg"):
+def test_skill_files_run_no_script_even_as_html_or_svg(site, open_page):
+    """A skill may ship .html, .svg and .js files; they are served byte for byte under `sandbox`, from
+    .well-known/skills/<name>/ (listed in discovery v0.1) or raw/<id>/ (left out of it), wherever index.json says."""
+    entry = next(
+        s for s in json.loads((site.out / "index.json").read_text())["skills"] if s["id"] == "mallory/markup-everywhere"
+    )
+    urls = {f["path"]: f["url"] for f in entry["files"]}
+    visited = [urls[f"assets/{name}"] for name in ("page.html", "loader.html", "image.svg", "page[raw].html")]
+    assert [url.startswith(f"{site.url}raw/") for url in visited] == [False, False, False, True]
+    for url in visited:
         page, problems = open_page()
-        response = page.goto(f"{site.url}raw/mallory/markup-everywhere/assets/{name}")
+        response = page.goto(url)
         assert response.status == 200 and "sandbox" in response.headers["content-security-policy"]
         assert page.evaluate("[window.__pwned, window.__dialogCalls]") == [None, None]
         assert not any("dialog" in p or "__pwned set" in p for p in problems), problems
         page.context.close()
-
-
-def test_discovery_copies_of_skill_files_run_no_script(site, open_page):
-    page, problems = open_page()
-    response = page.goto(f"{site.url}.well-known/skills/markup-everywhere/assets/loader.html")
-    assert response.status == 200
-    assert page.evaluate("[window.__pwned, window.__dialogCalls]") == [None, None], problems
 
 
 def test_raw_skill_md_of_a_hostile_skill_is_the_source_bytes(site, open_page):

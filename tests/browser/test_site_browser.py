@@ -160,11 +160,12 @@ def test_raw_skill_md_link_serves_the_source_bytes(site, open_page):
     page, problems = open_page()
     page.goto(f"{site.url}skills/opsworks/log-triage/")
     link = page.get_by_role("link", name="Raw SKILL.md")
-    with page.expect_response(re.compile(r"/raw/opsworks/log-triage/SKILL\.md$")) as info:
+    # Listed in discovery v0.1, so its one home is there (registry/emit/urls.py FileHomes).
+    with page.expect_response(re.compile(r"/\.well-known/skills/log-triage/SKILL\.md$")) as info:
         link.click()
     response = info.value
     assert response.status == 200
-    assert response.headers["content-type"] == "text/markdown; charset=utf-8"  # netlify.toml's /raw/*/SKILL.md
+    assert response.headers["content-type"] == "text/markdown; charset=utf-8"  # netlify.toml's .well-known SKILL.md
     assert "sandbox" in response.headers["content-security-policy"]
     source = Path(site.source, "opsworks/log-triage/SKILL.md").read_bytes()
     assert response.body() == source

@@ -22,6 +22,7 @@ from registry.build import build
 from registry.config import BuildOptions
 from registry.emit import capabilities
 from registry.emit.html import make_environment
+from registry.emit.urls import FileHomes
 from registry.score import card as C
 from registry.score import owasp
 from registry.score.risk import assessment as risk_assessment
@@ -97,7 +98,7 @@ FILES = ("SKILL.md", "scripts/trade.py", "assets/x.zip", "assets/blob.pyc")
 
 
 def paths(root: str = "../../../") -> capabilities.Paths:
-    return capabilities.Paths("acme/trader", "acme/trader", FILES, root)
+    return capabilities.Paths(FileHomes.of("acme/trader", None, FILES), "acme/trader", root)
 
 
 def render_partial(card: C.CapabilityCard) -> str:
@@ -197,9 +198,16 @@ def test_long_lists_fold_and_are_bounded():
 
 
 def test_paths_of_a_skill_at_the_source_root():
-    root = capabilities.Paths("trader", ".", ["SKILL.md", "run.sh"], "../../")
+    root = capabilities.Paths(FileHomes.of("trader", None, ["SKILL.md", "run.sh"]), ".", "../../")
     assert root.where("run.sh", 3) == "run.sh:3" and root.url("run.sh") == "../../raw/trader/run.sh"
     assert root.url("elsewhere/run.sh") is None and root.url("SKILL.md!/x") == "../../raw/trader/SKILL.md"
+
+
+def test_card_links_of_a_discoverable_skill_go_where_its_files_live():
+    homes = FileHomes.of("acme/trader", "trader", ["SKILL.md", "run.sh", "odd#name.sh"])
+    listed = capabilities.Paths(homes, "acme/trader", "../../../")
+    assert listed.url("acme/trader/run.sh") == "../../../.well-known/skills/trader/run.sh"
+    assert listed.url("acme/trader/odd#name.sh") == "../../../raw/acme/trader/odd%23name.sh"  # v0.1 leaves it out
 
 
 # -- the risk explanation ------------------------------------------------------------------------------------

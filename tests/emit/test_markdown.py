@@ -13,9 +13,10 @@ from registry.emit.markdown import (
     make_renderer,
     render,
 )
+from registry.emit.urls import FileHomes
 
 MD = make_renderer()
-LINKS = LinkContext("../../../raw/p/s/", frozenset({"SKILL.md", "references/api.md", "assets/logo.png"}))
+LINKS = LinkContext("../../../", FileHomes.of("p/s", None, {"SKILL.md", "references/api.md", "assets/logo.png"}))
 
 
 def html(text: str) -> str:
@@ -41,6 +42,17 @@ def test_relative_links_point_at_the_skills_raw_files():
     assert 'href="../../../raw/p/s/references/api.md#auth"' in out
     assert 'src="../../../raw/p/s/assets/logo.png"' in out
     assert 'href="#"' in out
+
+
+def test_relative_links_follow_each_file_to_its_one_home():
+    # A discoverable skill's files live under .well-known/skills/<name>/, except a path v0.1 leaves out.
+    homes = FileHomes.of("p/s", "s", {"SKILL.md", "references/api.md", "odd?name.md"})
+    out = render(
+        MD, "[api](references/api.md) [odd](odd%3Fname.md) [gone](missing.md)", LinkContext("../../../", homes)
+    )
+    assert 'href="../../../.well-known/skills/s/references/api.md"' in out
+    assert 'href="../../../raw/p/s/odd%3Fname.md"' in out
+    assert 'href="../../../raw/p/s/missing.md"' in out  # not a file of the skill: where a raw file would be
 
 
 def test_external_images_become_links_not_requests():
@@ -224,7 +236,7 @@ def test_no_markdown_ever_produces_an_executable_construct(text):
 
 def test_a_carriage_return_is_a_line_end_like_commonmark_says():
     renderer = make_renderer()
-    links = LinkContext("raw/", frozenset())
+    links = LinkContext("", FileHomes.of("p/s", None, ()))
     assert render(renderer, "<script>\r<script>", links) == render(renderer, "<script>\n<script>", links)
     assert "<script" not in render(renderer, "<script>\r<script>", links)
 

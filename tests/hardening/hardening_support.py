@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from conftest import simple_skill, write_skill
-from site_checks import check_index_json, check_well_known, executable_constructs
+from site_checks import check_index_json, check_well_known, executable_constructs, served_files
 
 from registry.build import BuildResult, build
 from registry.config import BuildOptions
@@ -141,8 +141,7 @@ def honest_snapshot(out: Path) -> dict:
     snapshot = {}
     for skill_id in HONEST_IDS:
         entry = entries[skill_id]
-        raw_root = out / "raw" / skill_id
-        raw = {str(p.relative_to(raw_root)): p.read_bytes() for p in sorted(raw_root.rglob("*")) if p.is_file()}
+        raw = {path: served.read_bytes() for path, served in served_files(out, skill_id).items()}
         name = entry["name"]
         v2_entry = next(e for e in v2["skills"] if e["name"] == name)
         v1_entry = next(e for e in v1["skills"] if e["name"] == name)

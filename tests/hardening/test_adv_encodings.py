@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import simple_skill, write_skill
 from hardening_support import baseline, check_contained, run_case
+from site_checks import served_files
 
 GOOD = simple_skill("{name}").encode()
 # name -> (SKILL.md bytes, expected code, published?)
@@ -61,14 +62,14 @@ def test_each_encoding_problem_is_reported(case, name):
     assert found, [(f.code, f.message) for f in case.result.findings if f.path.startswith(skill_id + "/")]
     if published:
         assert skill_id in case.published_ids()
-        raw = case.out / "raw" / skill_id
-        assert (raw / "SKILL.md").read_bytes() == data, "served byte for byte, whatever the encoding"
-        assert (raw / "data.bin").read_bytes() == bytes(range(256))
+        served = served_files(case.out, skill_id)
+        assert served["SKILL.md"].read_bytes() == data, "served byte for byte, whatever the encoding"
+        assert served["data.bin"].read_bytes() == bytes(range(256))
         page = (case.out / "skills" / skill_id / "index.html").read_text(encoding="utf-8")
         assert "\x00" not in page and "\u202e" not in page
     else:
         assert skill_id in case.left_out_ids()
-        assert not (case.out / "raw" / skill_id).exists()
+        assert served_files(case.out, skill_id) == {}
 
 
 def test_invisible_characters_are_shown_not_hidden(case):

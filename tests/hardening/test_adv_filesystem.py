@@ -8,6 +8,7 @@ import subprocess
 import pytest
 from conftest import simple_skill, write_skill
 from hardening_support import MARKER, baseline, check_contained, finding_paths, run_case
+from site_checks import served_files
 
 BODY = "See [notes](notes.md) and [refs](refs/notes.md)."
 
@@ -111,17 +112,17 @@ def hostile_file_names(source, outside):
 def expect_link_file(case):
     assert finding_paths(case, "L001") == ["evil/link-file/notes.md"]
     assert "evil/link-file" in case.published_ids()
-    assert not (case.out / "raw" / "evil" / "link-file" / "notes.md").exists()
+    assert "notes.md" not in served_files(case.out, "evil/link-file")
 
 
 def expect_link_dir(case):
     assert finding_paths(case, "L001") == ["evil/link-dir/refs"]
-    assert not (case.out / "raw" / "evil" / "link-dir" / "refs").exists()
+    assert not [path for path in served_files(case.out, "evil/link-dir") if path.startswith("refs")]
 
 
 def expect_link_abs(case):
     assert finding_paths(case, "L001") == ["evil/link-abs/environ.txt", "evil/link-abs/passwd.txt"]
-    assert sorted(p.name for p in (case.out / "raw" / "evil" / "link-abs").iterdir()) == ["SKILL.md"]
+    assert list(served_files(case.out, "evil/link-abs")) == ["SKILL.md"]
 
 
 def expect_dangling(case):
@@ -134,7 +135,7 @@ def expect_loop(case):
 
 def expect_git_link(case):
     assert finding_paths(case, "L001") == ["evil/git-link/notes.md", "evil/git-link/refs"]
-    assert sorted(p.name for p in (case.out / "raw" / "evil" / "git-link").iterdir()) == ["SKILL.md"]
+    assert list(served_files(case.out, "evil/git-link")) == ["SKILL.md"]
 
 
 def expect_repo_git(case):
@@ -158,8 +159,8 @@ def expect_folder_out(case):
 
 def expect_link_inner(case):
     assert finding_paths(case, "L003") == ["evil/link-inner/refs"]
-    raw = case.out / "raw" / "evil" / "link-inner"
-    assert (raw / "real" / "notes.md").is_file() and not (raw / "refs").exists()
+    served = served_files(case.out, "evil/link-inner")
+    assert "real/notes.md" in served and not [path for path in served if path.startswith("refs")]
 
 
 def expect_hard_out(case):
@@ -178,11 +179,13 @@ def expect_names(case):
     for finding in unsafe:
         assert finding.path.startswith("evil/names/")
         assert finding.path.isprintable() and "\n" not in finding.message and "\x1b" not in finding.message
-    raw = case.out / "raw" / "evil" / "names"
-    published = sorted(str(p.relative_to(raw)) for p in raw.rglob("*") if p.is_file())
-    assert published == ["-rf", "SKILL.md", "a..b.md", "fine.md", "x" * 255]
+    served = served_files(case.out, "evil/names")
+    assert sorted(served) == ["-rf", "SKILL.md", "a..b.md", "fine.md", "x" * 255]
     index_v1 = (case.out / ".well-known" / "skills" / "index.json").read_text()
     assert "a..b.md" not in index_v1 and "evil/names/a..b.md" in finding_paths(case, "D003")
+    # Left out of the v0.1 layout, so served from raw/; the files it lists live only under .well-known/skills/.
+    assert served["a..b.md"] == case.out / "raw" / "evil" / "names" / "a..b.md"
+    assert served["fine.md"] == case.out / ".well-known" / "skills" / "names" / "fine.md"
 
 
 CASES = {

@@ -109,15 +109,17 @@ def test_each_trick_is_neutralised_on_its_page(case, number):
     page = (case.out / "skills" / "links" / f"trick-{number:02d}" / "index.html").read_text(encoding="utf-8")
     assert constructs(page) == []
     body = page[page.index('id="body-title"') : page.index('id="files-title"')]
+    # this skill's own files: under .well-known/skills/<name>/ (discovery v0.1 lists them), else under raw/<id>/
+    own = rf"\.\./\.\./\.\./(\.well-known/skills/trick-{number:02d}|raw/links/trick-{number:02d})/"
     for url in real_urls(body):
-        # the open web, the page itself, the site root, or this skill's own raw files
-        assert re.match(r"^(https?://|mailto:|#|/|\.\./\.\./\.\./raw/links/trick-\d\d/)", url), url
+        # the open web, the page itself, the site root, or this skill's own files
+        assert re.match(rf"^(https?://|mailto:|#|/|{own})", url), url
         assert "/../" not in url.removeprefix("../../../"), url
     assert "<svg" not in body and "<math" not in body and "<script" not in body
 
 
 def test_svg_and_html_files_are_published_only_as_raw_data(case):
-    raw = case.out / "raw" / "links" / "trick-00" / "assets"
+    raw = case.out / ".well-known" / "skills" / "trick-00" / "assets"  # the files' one home, served verbatim
     assert (raw / "evil.svg").read_bytes() == SVG
     for page in case.out.glob("skills/**/*.html"):
         text = page.read_text(encoding="utf-8")

@@ -7,6 +7,7 @@ import json
 import pytest
 from conftest import REPO_ROOT, commit_all, git, simple_skill, write_skill
 from hardening_support import HONEST_IDS, baseline, check_contained, finding_paths, run_build, run_case, write_honest
+from site_checks import served_files
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +50,7 @@ def test_reserved_folder_names_stay_inside_their_own_pages(honest, tmp_path):
     assert 'href="skills/honest/plain-helper/"' in home and "<h1" in home
     for skill in case.result.published:
         assert (out / "skills" / skill.id / "index.html").is_file()
-        assert (out / "raw" / skill.id / "SKILL.md").is_file()
+        assert "SKILL.md" in served_files(out, skill.id)
     assert (out / "404.html").read_text(encoding="utf-8").count("<main") == 1
     assert json.loads((out / "search" / "manifest.json").read_text())  # the search folder is still the search
     for static in (REPO_ROOT / "static").iterdir():

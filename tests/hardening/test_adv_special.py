@@ -8,6 +8,7 @@ import socket
 import pytest
 from conftest import simple_skill, write_skill
 from hardening_support import baseline, check_contained, finding_paths, run_case
+from site_checks import served_files
 
 
 def bind_socket(path):
@@ -95,11 +96,9 @@ def test_unreadable_skill_md_and_folder_are_reported(case):
     assert "sp/locked-dir/private" in finding_paths(case, "L010")
     assert "sp/md-locked" not in case.published_ids()
     assert "sp/md-locked" in case.left_out_ids()  # a skill found but unreadable is listed, with its reason
-    raw = case.out / "raw" / "sp" / "locked-dir"
-    assert sorted(p.name for p in raw.iterdir()) == ["SKILL.md", "open.md"]
+    assert sorted(served_files(case.out, "sp/locked-dir")) == ["SKILL.md", "open.md"]
 
 
 def test_special_files_inside_a_skill_are_left_out(case):
     assert finding_paths(case, "L009") == ["sp/files/link-to-pipe.md", "sp/files/pipe.md", "sp/files/sock"]
-    raw = case.out / "raw" / "sp" / "files"
-    assert sorted(p.name for p in raw.iterdir()) == ["SKILL.md", "ok.md"]
+    assert sorted(served_files(case.out, "sp/files")) == ["SKILL.md", "ok.md"]

@@ -23,6 +23,7 @@ from registry.dialects.command_template import parse_command
 from registry.discovery import client_rejects, ustar_fits
 from registry.emit.archive import build_tar_gz
 from registry.emit.markdown import LinkContext, make_renderer, render
+from registry.emit.urls import FileHomes
 from registry.parse import safe_yaml
 from registry.parse.document import read_document
 
@@ -106,7 +107,7 @@ def test_frontmatter_reader_gives_findings_never_exceptions(yaml_text, body, new
 # ---------------------------------------------------------------- Markdown to HTML
 
 MD = make_renderer()
-LINKS = LinkContext("../../../raw/p/s/", frozenset({"SKILL.md", "assets/a.svg", "references/r.md"}))
+LINKS = LinkContext("../../../", FileHomes.of("p/s", None, {"SKILL.md", "assets/a.svg", "references/r.md"}))
 # fmt: off
 PIECES = st.sampled_from([
     "<svg onload=alert(1)>", "<math><mi xlink:href=javascript:alert(1)>x</mi></math>", "<script>", "</script>",

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 from conftest import CORPUS, simple_skill, write_skill
 from hardening_support import run_build
+from site_checks import served_files
 
 from registry.config import Limits
 from registry.crawl import crawl
@@ -62,7 +63,7 @@ def test_limit_from_registry_yaml_is_reported_with_limit_and_value(limit, tmp_pa
     if limit not in ("skill_md_lines", "file_bytes", "crawl_depth"):  # warnings: the skill stays, minus what was over
         assert "p/over" not in {s.id for s in result.published}
     if limit == "file_bytes":
-        assert not (tmp_path / "out" / "raw" / "p" / "over" / "data.txt").exists()
+        assert "data.txt" not in served_files(tmp_path / "out", "p/over")
     if limit not in ("skill_md_bytes", "frontmatter_bytes", "skill_md_lines"):  # small enough to stay within
         assert "fine" in {s.id for s in result.published}
         # Nothing but the note that a folder outside git has no history to check versions against.
