@@ -24,7 +24,7 @@ from registry.model import CrawlResult, Skill, SkillLocation
 from registry.policy import Policy, PolicyError, find_policy, load_policy
 from registry.result import Progress, no_progress
 from registry.score import Assessment, apply_severity_overrides, score_history
-from registry.score.clones import apply_clones, find_clones
+from registry.score.clones import CloneMemory, apply_clones, detect_clones, find_clones
 from registry.skill_jobs import SourceChanged
 from registry.state import BuildState, key_of
 from registry.workers import Workers
@@ -85,12 +85,17 @@ def analyse(
     incremental: Incremental | None = None,
     workers: Workers | None = None,
     focus: Callable[[SkillLocation], bool] | None = None,
+    found: CrawlResult | None = None,
+    parse_unfocused: bool = True,
 ) -> Analysis:
     """Analyse every skill under `source`, as a build does.
 
     With `focus` (validate of part of a registry) only the skills it accepts are scored; the others
     are parsed, which is all the registry-wide checks (names, lifecycle) need of them, and have no
-    assessment. Near-copies are then looked for among the focused skills only.
+    assessment. Near-copies are then looked for among the focused skills only. Without
+    `parse_unfocused` the others are left out of the analysis altogether (only their ids count, for
+    the lifecycle): for a caller that has focused every skill a registry-wide check could involve
+    (check-pr). `found` is the caller's crawl of `source`, made with the limits of the same policy.
     """
     workers = workers or (incremental.workers if incremental else Workers(1))
     policy_file = policy_path or find_policy(source)
@@ -100,10 +105,11 @@ def analyse(
     limits = policy.limits if policy.source else (default_limits or Limits())
 
     digests = None
-    if incremental is not None:
+    if incremental is not None and found is None:
         known = incremental.state.meta("digests")
         digests = crawl_stage.DigestCache(known if isinstance(known, dict) else None)
-    found = crawl_stage.crawl(source, limits, digests)
+    if found is None:
+        found = crawl_stage.crawl(source, limits, digests)
     if incremental is not None and digests is not None and digests.seen != digests.known:
         incremental.state.set_meta("digests", digests.seen)
     lap("crawl")
@@ -128,7 +134,7 @@ def analyse(
     reused = len(found.locations) - len(missing)
     if focus is not None:
         wanted = [i for i in missing if focus(found.locations[i])]
-        for index in sorted(set(missing) - set(wanted)):
+        for index in sorted(set(missing) - set(wanted)) if parse_unfocused else ():
             analysed[index] = skill_jobs.read_skill(found.locations[index], limits)
         missing = wanted
     work = [found.locations[i] for i in missing]
@@ -149,7 +155,7 @@ def analyse(
     lap("parse")
 
     validate.check_registry(skills)
-    problems = check_against(lifecycle, {s.id for s in skills}, str(source))
+    problems = check_against(lifecycle, {location.id for location in found.locations}, str(source))
     if problems:
         raise PolicyError(str(lifecycle_file), problems)
     apply_lifecycle(skills, lifecycle)
@@ -161,6 +167,7 @@ def analyse(
         [s.location.rel_folder for s in skills],
         limits,
         saved if isinstance(saved, history.SavedWalk) else None,
+        partial=not parse_unfocused,
     )
     if incremental is not None and repository.saved_walk is not None and repository.saved_walk is not saved:
         incremental.state.set_meta("history", repository.saved_walk)
@@ -219,23 +226,26 @@ def clone_stage(
 ) -> None:  # fmt: skip
     """Find near-copies among the loadable skills and add their findings to each one's content score.
 
-    In an incremental build the result is kept in the build state, keyed by every compared skill's
-    analysis key (its files, the code and the policy) and first publication: a rebuild with the same
-    skills reuses it without reading a file.
+    In an incremental build the last build's detection is kept in the build state (registry/score/clones.py
+    CloneMemory, and each candidate pair's verdict), and each skill's input is its analysis key (its files,
+    the code, the policy, the limits) with its first publication: only the skills near a changed one are
+    compared again, and a rebuild with the same skills reads no file.
     """
     candidates = published([r.skill for r in results if r.content is not None], lifecycle)
     first = {s.id: h.first_published for s in candidates if (h := repository.histories.get(s.location.rel_folder))}
     contents = {r.skill.id: r.content for r in results if r.content is not None}
-    key = None
-    if incremental is not None and keys:
-        key = key_of("clones", incremental.code, [(s.id, keys.get(s.id), first.get(s.id)) for s in candidates])
-    saved = incremental.state.meta("clones") if incremental is not None and key is not None else None
-    if isinstance(saved, tuple) and len(saved) == 2 and saved[0] == key:
-        found = saved[1]
-    else:
+    if incremental is None or not keys:
         found = find_clones(candidates, contents, policy, first, limits)
-        if incremental is not None and key is not None:
-            incremental.state.set_meta("clones", (key, found))
+    else:
+        saved = incremental.state.meta("clones")
+        previous = None
+        if isinstance(saved, tuple) and len(saved) == 2 and saved[0] == incremental.code:
+            previous = saved[1] if isinstance(saved[1], CloneMemory) else None
+        inputs = {s.id: f"{keys[s.id]} {first.get(s.id) or ''}" for s in candidates if s.id in keys}
+        memory = detect_clones(candidates, contents, policy, first, limits, previous, inputs, incremental.state)
+        if memory is not previous:
+            incremental.state.set_meta("clones", (incremental.code, memory))
+        found = memory.found
     for result in results:
         if result.content is not None and result.skill.id in found:
             result.content = apply_clones(result.skill, result.content, found[result.skill.id])

@@ -16,7 +16,7 @@ import os
 import pickle
 import posixpath
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -287,7 +287,10 @@ class _Walk:
         self.lineage_of: dict[str, int] = {}  # folder -> lineage
         self.lineages: dict[int, dict] = {}
 
-    def feed(self, log: str, prefix: str, blobs: _BlobReader, limits: Limits) -> None:
+    def feed(
+        self, log: str, prefix: str, blobs: _BlobReader, limits: Limits, revisions_of: Container[int] | None = None
+    ) -> None:
+        """Replay `log`; with `revisions_of`, content revisions are read for those lineages only."""
         tree, lineage_of, lineages = self.tree, self.lineage_of, self.lineages
         for sha, timestamp, author, changes in _parse_log(log):
             date = datetime.fromtimestamp(int(timestamp), tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -325,6 +328,8 @@ class _Walk:
                 entry = lineages[lineage_of[folder]]
                 entry["dates"].append(date)
                 entry["authors"].add(author)
+                if revisions_of is not None and lineage_of[folder] not in revisions_of:
+                    continue
                 state = _folder_digest(folder, tree, blobs, limits)
                 if state is None:
                     continue
@@ -353,13 +358,16 @@ class _Walk:
 
 
 def read_repository(
-    root: Path, skill_folders: list[str], limits: Limits | None = None, saved: SavedWalk | None = None
-) -> RepositoryInfo:
+    root: Path, skill_folders: list[str], limits: Limits | None = None, saved: SavedWalk | None = None,
+    partial: bool = False,
+) -> RepositoryInfo:  # fmt: skip
     """History for every skill folder (paths relative to root, "." for root) from one log walk.
 
     With `saved` (the walk as it stood at an earlier commit on HEAD's first-parent line), only the
     commits after it are read; the result is the same as a full walk. `RepositoryInfo.saved_walk`
-    holds the state to pass next time.
+    holds the state to pass next time. With `partial` (a few skills of a large registry), a first
+    pass that reads no file finds which lineages end in `skill_folders`, and only theirs are read:
+    the same histories for those folders, no walk to save.
     """
     limits = limits or Limits()
     if not _trusted_work_tree(root):
@@ -374,7 +382,7 @@ def read_repository(
         (_git(root, "--no-optional-locks", "status", "--porcelain", "--untracked-files=all", "--", ".") or "").strip()
     )
     prefix = (_git(root, "rev-parse", "--show-prefix") or "").strip()
-    walk, since = _resume(root, saved, commit, prefix, limits)
+    walk, since = (None, None) if partial else _resume(root, saved, commit, prefix, limits)
     if walk is not None and since == commit:
         return RepositoryInfo(True, commit, shallow, dirty, walk.histories(skill_folders), commit_time, saved)
     log = _git(
@@ -388,12 +396,18 @@ def read_repository(
     walk = walk or _Walk()
     blobs = _BlobReader(root)
     try:
-        walk.feed(log, prefix, blobs, limits)
+        wanted = None
+        if partial:
+            lineages = _Walk()
+            lineages.feed(log, prefix, blobs, limits, revisions_of=())
+            keys = ("" if folder == "." else folder for folder in skill_folders)
+            wanted = {lineages.lineage_of[key] for key in keys if key in lineages.lineage_of}
+        walk.feed(log, prefix, blobs, limits, wanted)
     except (OSError, ValueError, IndexError):
         return RepositoryInfo(True, commit, shallow, dirty, commit_time=commit_time)
     finally:
         blobs.close()
-    state = SavedWalk(commit, prefix, limits, pickle.dumps(walk, protocol=pickle.HIGHEST_PROTOCOL))
+    state = None if partial else SavedWalk(commit, prefix, limits, pickle.dumps(walk, pickle.HIGHEST_PROTOCOL))
     return RepositoryInfo(True, commit, shallow, dirty, walk.histories(skill_folders), commit_time, state)
 
 

@@ -9,14 +9,19 @@ Two steps, so the expensive part runs once per skill and is cached with its risk
    package lock files: two unrelated skills that share an MIT licence and a lock file are not alike.
 
 2. Registry-wide, once per build after history is read and before trust is earned
-   (`find_clones`, `apply_clones`): a datasketch MinHashLSH over every fingerprint proposes
-   candidate pairs (estimated Jaccard similarity of the line sets >= LSH_THRESHOLD, at most
-   MAX_CANDIDATES per skill, the best estimates first); each candidate is then verified exactly by
+   (`find_clones`, `apply_clones`): an LSH index over every fingerprint (the bands datasketch's
+   MinHashLSH would use, kept in numpy arrays) proposes candidate pairs (estimated Jaccard
+   similarity of the line sets >= LSH_THRESHOLD, at most MAX_CANDIDATES per skill, the best
+   estimates first); each candidate is then verified exactly by
    reading both skills' files again: files are paired by path (then renamed files by content), and
    the similarity is the share of identical normalised lines, 2 * common / (lines of one + lines of
    the other), over all compared files of both skills (common lines are the longest common
    subsequence of each file pair: rapidfuzz's Indel distance). A pair at or above CLONE_THRESHOLD
    (80%) is a clone, and its difference is kept per file: lines added and removed.
+
+In a build with state (`detect_clones`), the last build's candidates and clone lists are kept
+(CloneMemory) and each pair's verdict is cached by both sides' inputs: a change of k skills asks
+the index again only around them and compares only the pairs they are in, with the same result.
 
 Who is the original: the higher publisher tier in registry.yaml (official > verified > community,
 an unlisted publisher is community), then the earlier first publication in git history (the first
@@ -45,6 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import pickle
 import re
 import string
 import zlib
@@ -59,7 +65,7 @@ from rapidfuzz.distance import Indel
 from registry import crawl
 from registry.config import Limits
 from registry.model import Finding, Skill
-from registry.policy import TIERS, Policy
+from registry.policy import TIERS, Policy, Publisher
 from registry.score.card import ENV, HOST, INSTALL, PATH, PERSISTENCE, PROCESS, CapabilityCard
 from registry.score.clone_rules import (
     MAX_FILES_SHOWN,
@@ -75,6 +81,7 @@ from registry.score.risk.rules import CATEGORIES, LEVELS, RiskRule, show
 
 if TYPE_CHECKING:
     from registry.score import ContentScore
+    from registry.state import BuildState
 
 NUM_PERM = 64
 SEED = 1
@@ -202,6 +209,29 @@ class _Diff:
         )  # fmt: skip
 
 
+@dataclass
+class CloneMemory:
+    """What one build's near-copy detection leaves for the next, so that the next redoes only what changed.
+
+    Candidates and verdicts depend only on the skills' contents (an unchanged input means the same
+    fingerprint, files, risk analysis, policy, code and first publication), so the next build chooses
+    candidates again only for skills near a changed one, and assembles clone lists again only for the
+    skills of a pair that appeared, went away or has a changed side.
+    """
+
+    inputs: dict[str, str]  # skill id -> what its fingerprint and its pairs' verdicts depend on
+    nearest: dict[str, tuple[str, ...]]  # skill id -> its candidates, the best estimates first
+    found: dict[str, tuple[Clone, ...]]  # the result: skill id -> its clones, best first
+    stale: int = 0  # verdicts in the build state that no current pair uses (deleted when they pass STALE_SHARE)
+
+
+# Deleting unused verdicts means listing every current pair's key: done once they are this share of the
+# pairs, so that a one-skill change does not pay for the whole registry, and the state stays its size.
+STALE_SHARE = 0.25
+_Verdict = tuple[tuple[str, Clone], ...]  # what one pair adds to its skills' clone lists: (skill id, clone)
+PAIR_KIND = "clone-pair"  # the build state's kind for pair verdicts
+
+
 def find_clones(
     skills: Iterable[Skill],
     contents: Mapping[str, ContentScore],
@@ -214,83 +244,232 @@ def find_clones(
     `contents` holds each skill's ContentScore (its fingerprint and risk analysis); `first_published`
     maps ids to their first publication date (registry.history), when known.
     """
-    first_published = first_published or {}
-    limits = limits or Limits()
+    return detect_clones(skills, contents, policy, first_published, limits).found
+
+
+def detect_clones(
+    skills: Iterable[Skill],
+    contents: Mapping[str, ContentScore],
+    policy: Policy,
+    first_published: Mapping[str, str] | None = None,
+    limits: Limits | None = None,
+    previous: CloneMemory | None = None,
+    inputs: Mapping[str, str] | None = None,
+    state: BuildState | None = None,
+) -> CloneMemory:
+    """find_clones, redoing only what changed since `previous` when given each skill's `inputs`.
+
+    `inputs` maps every skill id to a digest of everything its fingerprint and its pairs' verdicts
+    depend on (its files, risk analysis, the policy, the limits, the code, its first publication);
+    `state` keeps each pair's verdict, keyed by both sides' inputs, so that a skill next to a changed
+    one has its clone list assembled again without reading an unchanged pair's files. The result is
+    the same as a full detection's.
+    """
+    entries = _entries(skills, contents, policy, first_published or {})
+    if inputs is None or any(skill_id not in inputs for skill_id in entries):
+        previous, inputs, state = None, None, None
+    known = {skill_id: inputs[skill_id] for skill_id in entries} if inputs is not None else {}
+    changed = set(entries) if previous is None else {s for s in entries if previous.inputs.get(s) != known[s]}
+    departed = set() if previous is None else set(previous.inputs).difference(entries)
+    if previous is not None and not changed and not departed:
+        return previous
+    nearest = _nearest(entries, previous, changed, departed)
+    pairs = {(min(skill_id, other), max(skill_id, other)) for skill_id, near in nearest.items() for other in near}
+    stale = 0
+    if previous is None:
+        dirty = set(entries)
+    else:
+        old_pairs = {(min(s, o), max(s, o)) for s, near in previous.nearest.items() for o in near}
+        dirty = {skill_id for pair in pairs ^ old_pairs for skill_id in pair}
+        dirty.update(skill_id for pair in pairs if not changed.isdisjoint(pair) for skill_id in pair)
+        gone = changed | departed
+        stale = previous.stale + sum(1 for pair in old_pairs if pair not in pairs or not gone.isdisjoint(pair))
+    wanted = [pair for pair in pairs if not dirty.isdisjoint(pair)]
+    verdicts = _verdicts(wanted, entries, known, state, limits or Limits())
+    found: dict[str, list[Clone]] = {}
+    for pair in wanted:
+        for skill_id, clone in verdicts.get(pair, ()):
+            if skill_id in dirty:
+                found.setdefault(skill_id, []).append(clone)
+    result = {}
+    if previous is not None:
+        result = {s: clones for s, clones in previous.found.items() if s in entries and s not in dirty}
+    for skill_id, clones in found.items():
+        clones.sort(key=lambda c: (not c.adds, -c.similarity, c.other_id))
+        result[skill_id] = tuple(clones[:MAX_CLONES])
+    if state is not None and (previous is None or stale > STALE_SHARE * len(pairs)):
+        state.keep_only(PAIR_KIND, (_pair_key(pair, known) for pair in pairs))
+        stale = 0
+    return CloneMemory(known, nearest, dict(sorted(result.items())), stale)
+
+
+def _entries(
+    skills: Iterable[Skill], contents: Mapping[str, ContentScore], policy: Policy, first_published: Mapping[str, str]
+) -> dict[str, _Entry]:
     entries: dict[str, _Entry] = {}
+    owners: dict[str, Publisher | None] = {}  # per namespace: owner_of walks every publisher
     for skill in skills:
         content = contents.get(skill.id)
         fp = getattr(content, "fingerprint", None)
         if content is None or fp is None or fp.lines < MIN_LINES or len(fp.minhash) != 4 * NUM_PERM:
             continue
         namespace = skill.id.split("/", 1)[0] if "/" in skill.id else ""
-        owner = policy.owner_of(namespace) if namespace else None
+        if namespace not in owners:
+            owners[namespace] = policy.owner_of(namespace) if namespace else None
+        owner = owners[namespace]
         values = np.frombuffer(fp.minhash, dtype="<u4")
         entries[skill.id] = _Entry(
             skill, content, values, owner.name if owner else (skill.publisher or namespace or skill.id),
             owner.tier if owner else "community", first_published.get(skill.id),
         )  # fmt: skip
-    if len(entries) < 2:
-        return {}
-    pairs = _candidates(entries)
+    return entries
+
+
+def _pair_key(pair: tuple[str, str], inputs: Mapping[str, str]) -> str:
+    a, b = pair
+    return hashlib.sha256(f"{a}\0{inputs[a]}\0{b}\0{inputs[b]}".encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _verdicts(
+    pairs: list[tuple[str, str]], entries: dict[str, _Entry], inputs: Mapping[str, str], state: BuildState | None,
+    limits: Limits,
+) -> dict[tuple[str, str], _Verdict]:  # fmt: skip
+    """Each pair's verdict: from the build state when both sides are unchanged, else read and compared."""
+    verdicts: dict[tuple[str, str], _Verdict] = {}
+    keys = {pair: _pair_key(pair, inputs) for pair in pairs} if state is not None else {}
+    if state is not None:
+        saved = state.get_many(PAIR_KIND, keys.values())
+        for pair, key in keys.items():
+            if key in saved:
+                verdicts[pair] = pickle.loads(saved[key])
     lines = _LineCache(limits)
-    found: dict[str, list[Clone]] = {}
-    for a, b in _in_reading_order(pairs):
-        one, two = entries[a], entries[b]
-        left, right = lines.get(one.skill), lines.get(two.skill)
-        if left is None or right is None:
-            continue
-        similarity, forward = _compare(left, right)  # one's side: added = only in one
-        if similarity < CLONE_THRESHOLD:
-            continue
-        backward = [_reverse(d) for d in forward]
-        original, copy = (one, two) if _rank(one) <= _rank(two) else (two, one)
-        copy_side = backward if copy is two else forward
-        original_side = forward if copy is two else backward
-        basis = _basis(original, copy)
-        adds, at = _added_behaviour(copy, original, copy_side)
-        flagged = bool(adds) and original.tier in RISKY_TIERS and copy.tier == "community"
-        # A page never points readers at a skill that is high risk (or a copy flagged here).
-        if not _risky(original):
-            found.setdefault(copy.skill.id, []).append(
-                _clone(original, similarity, False, copy_side, adds if flagged else (), at, basis)
-            )
-        if not flagged and not _risky(copy):
-            found.setdefault(original.skill.id, []).append(
-                _clone(copy, similarity, True, original_side, (), None, basis)
-            )
-    result = {}
-    for skill_id, clones in found.items():
-        clones.sort(key=lambda c: (not c.adds, -c.similarity, c.other_id))
-        result[skill_id] = tuple(clones[:MAX_CLONES])
-    return result
+    fresh: list[tuple[str, bytes]] = []
+    for pair in _in_reading_order({pair for pair in pairs if pair not in verdicts}):
+        verdict = _verify(entries[pair[0]], entries[pair[1]], lines)
+        if verdict is None:
+            continue  # a file changed since it was read: no verdict this build, and none kept
+        verdicts[pair] = verdict
+        if state is not None:
+            fresh.append((keys[pair], pickle.dumps(verdict, pickle.HIGHEST_PROTOCOL)))
+    if fresh and state is not None:
+        state.put_many(PAIR_KIND, fresh)
+    return verdicts
 
 
-def _candidates(entries: dict[str, _Entry]) -> set[tuple[str, str]]:
-    """Pairs of ids worth verifying: LSH neighbours, the best MAX_CANDIDATES estimates per skill."""
-    from datasketch import LeanMinHash, MinHashLSH  # brings scipy: loaded only when skills are compared
+def _verify(one: _Entry, two: _Entry, lines: _LineCache) -> _Verdict | None:
+    """Whether two skills are clones, which is the original, and each one's clone entry; None if unreadable."""
+    left, right = lines.get(one.skill), lines.get(two.skill)
+    if left is None or right is None:
+        return None
+    similarity, forward = _compare(left, right)  # one's side: added = only in one
+    if similarity < CLONE_THRESHOLD:
+        return ()
+    backward = [_reverse(d) for d in forward]
+    original, copy = (one, two) if _rank(one) <= _rank(two) else (two, one)
+    copy_side = backward if copy is two else forward
+    original_side = forward if copy is two else backward
+    basis = _basis(original, copy)
+    adds, at = _added_behaviour(copy, original, copy_side)
+    flagged = bool(adds) and original.tier in RISKY_TIERS and copy.tier == "community"
+    verdict: list[tuple[str, Clone]] = []
+    # A page never points readers at a skill that is high risk (or a copy flagged here).
+    if not _risky(original):
+        verdict.append(
+            (copy.skill.id, _clone(original, similarity, False, copy_side, adds if flagged else (), at, basis))
+        )
+    if not flagged and not _risky(copy):
+        verdict.append((original.skill.id, _clone(copy, similarity, True, original_side, (), None, basis)))
+    return tuple(verdict)
 
-    lsh = MinHashLSH(threshold=LSH_THRESHOLD, num_perm=NUM_PERM)
-    # "affine32" names 32-bit hash values to datasketch, which only checks that an index holds one kind.
-    sketches = {
-        skill_id: LeanMinHash(seed=SEED, hashvalues=entry.values, scheme="affine32")
-        for skill_id, entry in entries.items()
-    }
-    with lsh.insertion_session() as session:
-        for skill_id, sketch in sketches.items():
-            session.insert(skill_id, sketch, check_duplication=False)
-    pairs: set[tuple[str, str]] = set()
-    for skill_id, sketch in sketches.items():
-        values = entries[skill_id].values
-        near = []
-        for other in lsh.query(sketch):
-            if other == skill_id:
-                continue
-            estimate = float(np.count_nonzero(values == entries[other].values)) / NUM_PERM
-            if estimate >= ESTIMATE_FLOOR:
-                near.append((-estimate, other))
-        for _, other in sorted(near)[:MAX_CANDIDATES]:
-            pairs.add((min(skill_id, other), max(skill_id, other)))
-    return pairs
+
+# The LSH bands: datasketch's MinHashLSH(threshold=LSH_THRESHOLD, num_perm=NUM_PERM) chooses 14 bands of
+# 4 values (the first 56 of the 64), and two skills are neighbours when all 4 values of any band are
+# equal. Done here with numpy so that the index is a few array sorts, and a skill's neighbours can be
+# asked for without querying every skill (and without importing datasketch, which brings scipy).
+BANDS, ROWS = 14, 4
+
+
+class _Bands:
+    """Every skill's neighbours: the skills that share all ROWS values of at least one band with it."""
+
+    def __init__(self, matrix: np.ndarray):
+        self.bands: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        key = np.dtype((np.void, 4 * ROWS))
+        for band in range(BANDS):
+            keys = np.ascontiguousarray(matrix[:, band * ROWS : (band + 1) * ROWS]).view(key).ravel()
+            _, group, sizes = np.unique(keys, return_inverse=True, return_counts=True)
+            group = group.ravel()
+            order = np.argsort(group, kind="stable")  # rows of the same bucket together
+            starts = np.concatenate(([0], np.cumsum(sizes)))
+            self.bands.append((group, order, starts, sizes))
+        self.shared = np.zeros(len(matrix), dtype=bool)  # rows that share some bucket: the others have no neighbour
+        for group, _, _, sizes in self.bands:
+            self.shared |= sizes[group] > 1
+
+    def neighbours(self, row: int) -> np.ndarray:
+        if not self.shared[row]:
+            return np.empty(0, dtype=np.intp)
+        parts = []
+        for group, order, starts, sizes in self.bands:
+            bucket = group[row]
+            if sizes[bucket] > 1:
+                parts.append(order[starts[bucket] : starts[bucket + 1]])
+        near = np.unique(np.concatenate(parts))
+        return near[near != row]
+
+
+class Neighbours:
+    """Each skill's LSH neighbours ranked as candidates are: estimate at least ESTIMATE_FLOOR, the highest
+    estimate first, then the id. The build's detection takes the first MAX_CANDIDATES of a skill's list;
+    check-pr asks it which skills a full build would pair with the ones a pull request touches."""
+
+    def __init__(self, values: Mapping[str, np.ndarray]):
+        self.ids = sorted(values)
+        self.row_of = {skill_id: row for row, skill_id in enumerate(self.ids)}
+        self.matrix = (
+            np.stack([values[skill_id] for skill_id in self.ids]) if self.ids else np.empty((0, NUM_PERM), "<u4")
+        )
+        self.bands = _Bands(self.matrix)
+
+    def of(self, skill_id: str) -> np.ndarray:
+        """The rows of every skill sharing a band with `skill_id`, unranked."""
+        return self.bands.neighbours(self.row_of[skill_id])
+
+    def ranked(self, skill_id: str, most: int | None = None) -> tuple[str, ...]:
+        row = self.row_of[skill_id]
+        near = self.bands.neighbours(row)
+        counts = np.count_nonzero(self.matrix[near] == self.matrix[row], axis=1)
+        close = counts / NUM_PERM >= ESTIMATE_FLOOR
+        near, counts = near[close], counts[close]
+        best = near[np.lexsort((near, -counts))[:most]]  # rows are in id order: ties by id
+        return tuple(self.ids[other] for other in best)
+
+
+def _nearest(
+    entries: dict[str, _Entry], previous: CloneMemory | None, changed: set[str], departed: set[str]
+) -> dict[str, tuple[str, ...]]:
+    """Each skill's candidates: the best MAX_CANDIDATES of its ranked neighbours (Neighbours). With
+    `previous`, only the skills whose list can differ are asked again: the changed ones, their neighbours
+    now (a changed or added skill can displace a candidate), and the skills whose candidates include a
+    changed or departed one (it can leave the list and let another in). Every other skill's neighbours and
+    their estimates are as they were."""
+    neighbours = Neighbours({skill_id: entry.values for skill_id, entry in entries.items()})
+    ids = neighbours.ids
+    if previous is None:
+        asked = set(ids)
+        nearest: dict[str, tuple[str, ...]] = {}
+    else:
+        gone = changed | departed
+        asked = set(changed)
+        for skill_id in changed:
+            asked.update(ids[row] for row in neighbours.of(skill_id))
+        asked.update(s for s, near in previous.nearest.items() if s in entries and not gone.isdisjoint(near))
+        nearest = {s: near for s, near in previous.nearest.items() if s in entries and s not in asked}
+    for skill_id in asked:
+        best = neighbours.ranked(skill_id, MAX_CANDIDATES)
+        if best:
+            nearest[skill_id] = best
+    return dict(sorted(nearest.items()))
 
 
 def _in_reading_order(pairs: set[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -10,12 +10,12 @@ from markupsafe import escape
 from pr_support import check
 from site_checks import check_index_json
 
-from registry import analysis, crawl
+from registry import crawl
 from registry.build import build
 from registry.config import BuildOptions, Limits
 from registry.parse.skill import parse_skill
 from registry.policy import Policy, Publisher
-from registry.score import score_content
+from registry.score import clones, score_content
 from registry.score.clones import (
     MAX_DIFF_CELLS,
     MAX_FINGERPRINT_LINES,
@@ -335,7 +335,8 @@ def test_an_incremental_build_updates_a_copy_when_only_its_original_changed(tmp_
     def no_call(*args, **kwargs):
         raise AssertionError("a rebuild with the same skills must reuse the clone stage's result")
 
-    monkeypatch.setattr(analysis, "find_clones", no_call)
+    monkeypatch.setattr(clones, "_compare", no_call)
+    monkeypatch.setattr(clones, "_nearest", no_call)
     again, _ = run_build(root, out)
     assert again.work["analyses_reused"] == len(again.published) and page(out, "mallory/pdf-helper") == after
 
