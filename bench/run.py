@@ -17,6 +17,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import math
 import os
 import platform
 import re
@@ -27,6 +28,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+import yaml
 
 if __package__ in (None, ""):  # run as a script: bench/run.py
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -240,6 +243,44 @@ def query_latency(out: Path) -> dict:
     return data
 
 
+def check_pr(repo: Path, source: Path, base: str) -> dict:
+    """`skill-registry check-pr` on the last commit (a one-skill pull request) against `base`, as CI runs it."""
+    command = [
+        sys.executable, "-m", "registry.cli", "check-pr", "--repo", str(repo), "--base", base, "--head", "HEAD",
+        "--source", source.relative_to(repo).as_posix(), "--format", "json",
+    ]  # fmt: skip
+    result = measure(command)
+    if result["exit_code"] not in (0, 1):  # 1: the pull request cannot be merged, still a verdict
+        raise RuntimeError(f"check-pr failed ({result['exit_code']}): {result['stderr'][-2000:]}")
+    report = json.loads(result["stdout"])
+    return {
+        "seconds": result["seconds"],
+        "peak_rss_bytes": result["peak_rss_bytes"],
+        "peak_tree_rss_bytes": result["peak_tree_rss_bytes"],
+        "mergeable": report.get("mergeable"),
+        "changes": len(report.get("changes", [])),
+    }
+
+
+def search_processes(out: Path, count: int = 20) -> dict:
+    """`skill-registry search` as a whole process (start-up, opening the index, one query), `count` queries."""
+    queries = [item["query"] for item in yaml.safe_load(QUERIES.read_text())][:count]
+    timings = []
+    for query in queries:
+        command = [sys.executable, "-m", "registry.cli", "search", "--site", str(out), "--json", query]
+        timings.append(_checked(measure(command), "search")["seconds"] * 1000)
+    timings.sort()
+    return {
+        "queries": len(timings),
+        "p50_ms": round(_median(timings), 1),
+        "p95_ms": round(_nearest_rank(timings, 0.95), 1),
+    }
+
+
+def _nearest_rank(ascending: list[float], fraction: float) -> float:
+    return ascending[max(1, math.ceil(len(ascending) * fraction)) - 1]
+
+
 def hugo_build(site: Path, destination: Path) -> dict:
     shutil.rmtree(destination, ignore_errors=True)
     command = ["hugo", "--quiet", "--source", str(site), "--destination", str(destination), "--ignoreCache"]
@@ -284,7 +325,7 @@ def bench_size(
     index_cold = index_json_size(out)
     size = output_size(out)
     source_size = output_size(source)  # the skills' own files: what the output is measured against
-    noop = index_noop = latency = changed = index_changed = changed_path = None
+    noop = index_noop = latency = process_latency = changed = index_changed = changed_path = pull_request = None
     if "noop" not in skip:
         noop = run_build(source, out, folder, "noop", jobs)
         index_noop = index_json_size(out)
@@ -292,11 +333,16 @@ def bench_size(
     if "query" not in skip:
         latency = query_latency(out)
         log(f"[N={n}] query p50 {latency['p50_ms']} ms, p95 {latency['p95_ms']} ms")
+        process_latency = search_processes(out)
+        log(f"[N={n}] search as a process p50 {process_latency['p50_ms']} ms, p95 {process_latency['p95_ms']} ms")
     if "changed" not in skip:
         changed_path = change_one_skill(repo, info["skills_paths"])
         changed = run_build(source, out, folder, "changed", jobs)
         index_changed = index_json_size(out)
         log(f"[N={n}] one skill changed {changed['seconds']:.2f} s")
+        if "check-pr" not in skip:
+            pull_request = check_pr(repo, source, info["head"])
+            log(f"[N={n}] check-pr of a one-skill pull request {pull_request['seconds']:.2f} s")
         env = synthetic.git_env(repo)
         subprocess.run(["git", "reset", "-q", "--hard", info["head"]], cwd=repo, env=env, check=True)
 
@@ -330,6 +376,8 @@ def bench_size(
             "search_stage_seconds": cold["stages"].get("search"),
         },
         "query_latency": latency,
+        "search_process_latency": process_latency,
+        "check_pr": pull_request,
         "hugo": min(hugos, key=lambda h: abs(h["seconds"] - hugo_seconds)) if hugos else None,
         "hugo_runs": [h["seconds"] for h in hugos],
         "ratio_cold_vs_hugo": round(cold_seconds / hugo_seconds, 3) if hugo_seconds else None,
@@ -352,6 +400,20 @@ TARGETS = (
         " GiB",
     ),
     ("CLI search at 10,000 p95 under 20 ms", 10000, lambda r: r["query_latency"]["p95_ms"], 20.0, " ms"),
+    (
+        "CLI search at 10,000 as a whole process p95 under 100 ms",
+        10000,
+        lambda r: r["search_process_latency"]["p95_ms"],
+        100.0,
+        " ms",
+    ),
+    (
+        "check-pr of a one-skill pull request at 10,000 under 10 s",
+        10000,
+        lambda r: r["check_pr"]["seconds"],
+        10.0,
+        " s",
+    ),
 )
 
 
@@ -419,6 +481,14 @@ def format_table(r: dict) -> str:
             ("CLI query latency", f"p50 {lat['p50_ms']} ms, p95 {lat['p95_ms']} ms over {lat['queries']} queries "
              f"(first query {lat['first_query_ms']} ms)")
         ]  # fmt: skip
+    if r.get("search_process_latency"):
+        process = r["search_process_latency"]
+        rows += [("search as a process", f"p50 {process['p50_ms']} ms, p95 {process['p95_ms']} ms over "
+                  f"{process['queries']} queries (`skill-registry search`, start-up included)")]  # fmt: skip
+    if r.get("check_pr"):
+        pull = r["check_pr"]
+        rows += [("check-pr, one skill", f"{pull['seconds']:.2f} s, peak RSS {_mb(pull['peak_tree_rss_bytes'])} tree, "
+                  f"{pull['changes']} change(s), mergeable {pull['mergeable']}")]  # fmt: skip
     if hugo_run:
         rows += [
             ("Hugo cold build", f"{hugo_run['seconds']:.2f} s, peak RSS {_mb(hugo_run['peak_rss_bytes'])}, "
@@ -465,13 +535,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, help="worker processes for the build, when it supports --jobs")
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument(
-        "--skip", default="", help="measurements to leave out, comma-separated: noop, changed, query, hugo"
+        "--skip",
+        default="",
+        help="measurements to leave out, comma-separated: noop, changed, check-pr, query, hugo",
     )
     parser.add_argument("--keep", type=Path, help="work folder kept between runs (generated repositories reused)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     skip = frozenset(s.strip() for s in args.skip.split(",") if s.strip())
-    unknown = skip - {"noop", "changed", "query", "hugo"}
+    unknown = skip - {"noop", "changed", "check-pr", "query", "hugo"}
     if unknown:
         parser.error(f"unknown measurement(s) in --skip: {', '.join(sorted(unknown))}")
     # Checked before generating anything: a missing Hugo would otherwise surface minutes later as a traceback.

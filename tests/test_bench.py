@@ -67,6 +67,10 @@ def test_harness_end_to_end_small(tmp_path, corpus):
     assert r["output"]["files"] > 3 * n and r["output"]["bytes"] > r["index_json"]["raw_bytes"]
     assert r["query_latency"]["queries"] >= 100 and r["query_latency"]["p50_ms"] <= r["query_latency"]["p95_ms"]
     assert r["search_indexing"]["whoosh_seconds"] is not None
+    process = r["search_process_latency"]
+    assert process["queries"] == 20 and 0 < process["p50_ms"] <= process["p95_ms"]
+    # The one-skill pull request (the edit, its version bumped) is one update, and mergeable.
+    assert r["check_pr"]["changes"] == 1 and r["check_pr"]["seconds"] > 0 and r["check_pr"]["mergeable"] is True
 
     # Hugo built the same skills: one page per skill.
     assert r["hugo_pages_written"] == n and r["hugo"]["pages"] == n
@@ -130,6 +134,8 @@ def test_targets_report_met_and_unmeasured():
         "noop": {"seconds": 1.5, "peak_tree_rss_bytes": 10},
         "changed": {"seconds": 1.0},
         "query_latency": {"p95_ms": 25.0},
+        "search_process_latency": {"p95_ms": 90.0},
+        "check_pr": {"seconds": 12.0},
         "cold": {"peak_tree_rss_bytes": 10},
     }
     verdicts = {v["target"]: v["met"] for v in bench_run.targets({10000: result})}
@@ -140,5 +146,7 @@ def test_targets_report_met_and_unmeasured():
         "output at 10,000 at most 1.5x the source bytes": False,
         "peak memory at 50,000 under 1 GiB": None,
         "CLI search at 10,000 p95 under 20 ms": False,
+        "CLI search at 10,000 as a whole process p95 under 100 ms": True,
+        "check-pr of a one-skill pull request at 10,000 under 10 s": False,
     }
     assert "[NOT MET] no-op rebuild" in bench_run.format_targets(bench_run.targets({10000: result}))
