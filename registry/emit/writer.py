@@ -12,6 +12,8 @@ from abc import ABC, abstractmethod
 from pathlib import PurePosixPath
 from typing import Any
 
+import orjson
+
 
 class UnsafeOutputPath(ValueError):
     pass
@@ -50,7 +52,17 @@ class SiteWriter(ABC):
         return data
 
 
+_COMPACT = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+_PRETTY = _COMPACT | orjson.OPT_INDENT_2
+
+
 def dump_json(value: Any, pretty: bool = False) -> bytes:
+    """UTF-8 JSON ending in a newline: compact, or indented by two spaces; the bytes the standard library
+    writes with ensure_ascii=False (tests/emit/test_writer_json.py), several times faster (orjson)."""
+    try:
+        return orjson.dumps(value, option=_PRETTY if pretty else _COMPACT)
+    except TypeError:  # beyond orjson (an integer past 64 bits, ...): the standard library's encoder
+        pass
     if pretty:
         text = json.dumps(value, ensure_ascii=False, indent=2)
     else:
