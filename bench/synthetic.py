@@ -200,7 +200,8 @@ def load_profile(corpus: Path = CORPUS) -> Profile:
         quiz_or_tools = "quiz" in keys or "gibberish" in dialects or origin == "scaffold:gibberish"
         parts, headings = _skeleton(body, keep_headings=quiz_or_tools, keep_tables=quiz_or_tools)
         has_version = "version" in keys or any(
-            key == "metadata" and re.search(r"^\s+version\s*:", entry, re.M) for key, entry in entries
+            key == "metadata" and (re.search(r"^\s+version\s*:", entry, re.M) or _FLOW_VERSION.search(entry))
+            for key, entry in entries
         )
         templates.append(Template(origin, dialects, entries, parts, files, has_version, headings))
         digest.update(origin.encode() + b"\0" + text.encode() + b"\0")
@@ -285,6 +286,10 @@ def render_body(template: Template, profile: Profile, seed: int) -> str:
     return "".join(out)
 
 
+# metadata written as a flow mapping, as clawdbot skills do: metadata: {"version":"1.0.0",...}
+_FLOW_VERSION = re.compile(r'("version"\s*:\s*")[^"]*(")')
+
+
 def render_skill_md(skill: Generated, profile: Profile) -> str:
     version = ".".join(map(str, skill.version)) if skill.version else None
     lines = []
@@ -296,7 +301,8 @@ def render_skill_md(skill: Generated, profile: Profile) -> str:
         elif key == "version" and version:
             lines.append(f"version: {version}\n")
         elif key == "metadata" and version:
-            lines.append(re.sub(r"^(\s+version\s*:\s*).*$", rf"\g<1>{version}", entry, flags=re.M))
+            entry = re.sub(r"^(\s+version\s*:\s*).*$", rf"\g<1>{version}", entry, flags=re.M)
+            lines.append(_FLOW_VERSION.sub(rf"\g<1>{version}\g<2>", entry))
         else:
             lines.append(entry)
     return "---\n" + "".join(lines) + "---\n" + render_body(skill.template, profile, skill.body_seed)
