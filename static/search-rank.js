@@ -1,5 +1,8 @@
 // Search ranking without the DOM: the same tiers as registry/search/rank.py and text.py.
-// tests/search/test_js_parity.py runs this file in Node and checks it orders like the CLI.
+// tests/search/test_index_and_cli.py runs this file in Node and checks it orders like the CLI;
+// tests/search/test_stem_parity.py checks porter2.js stems every corpus word as the CLI's PyStemmer does.
+import { stem as porter2 } from "./porter2.js";
+
 const STOP_WORDS = new Set(("a about am an and are as at be been but by can could did do does for from has have how " +
   "i if in into is it its me my of on or our out over please so than that the their them then there they this to " +
   "up us use using want was we were with would you your").split(" "));
@@ -43,15 +46,34 @@ function distance(a, b, limit) {
 
 function typoBudget(word) { return word.length < 5 ? 0 : word.length < 9 ? 1 : 2; }
 
-export function wordMatches(q, f, typing = false) {
-  if (q === f || f === q + "s" || f === q + "es") return true;
-  if (q.length >= (typing ? 3 : 5) && f.startsWith(q)) return true;
-  const shorter = Math.min(q.length, f.length);
-  let common = 0;
-  while (common < shorter && q[common] === f[common]) common++;
-  if (shorter >= 4 && common >= Math.max(4, shorter - 2)) return true;
+// As text.py's doubled_letter_apart: skil ~ skill, comit ~ commit.
+function doubledLetterApart(q, f) {
+  if (q.length < 4 || Math.abs(q.length - f.length) !== 1) return false;
+  const [shorter, longer] = q.length < f.length ? [q, f] : [f, q];
+  for (let i = 1; i < longer.length; i++) {
+    if (longer[i] === longer[i - 1] && longer.slice(0, i) + longer.slice(i + 1) === shorter) return true;
+  }
+  return false;
+}
+
+// A page stems the same few thousand words again on every keystroke.
+const stems = new Map();
+export function stem(word) {
+  let found = stems.get(word);
+  if (found === undefined) {
+    found = porter2(word);
+    stems.set(word, found);
+  }
+  return found;
+}
+
+export function wordMatches(q, f, typing = false, typos = true) {
+  if (q === f || f === q + "s" || f === q + "es" || stem(q) === stem(f)) return true;
+  if (typing && q.length >= 3 && f.startsWith(q)) return true;
+  if (!typos) return false;
   const budget = typoBudget(q);
-  return budget > 0 && distance(q, f, budget) <= budget;
+  if (budget > 0 && distance(q, f, budget) <= budget) return true;
+  return doubledLetterApart(q, f);
 }
 
 export function tierOf(rawQuery, query, c) {
@@ -63,8 +85,10 @@ export function tierOf(rawQuery, query, c) {
   const matched = {};
   query.forEach((w, position) => {
     const typing = position === query.length - 1;
-    for (let i = 0; i < fields.length; i++) {
-      if (fields[i].some((f) => wordMatches(w, f, typing))) { matched[w] = FIELDS[i]; break; }
+    // A typo only for a word the skill has nowhere, not even stemmed (as rank.py's match_fields).
+    for (const typos of [false, true]) {
+      const i = fields.findIndex((words) => words.some((f) => wordMatches(w, f, typing, typos)));
+      if (i !== -1) { matched[w] = FIELDS[i]; break; }
     }
   });
   const missing = query.filter((w) => !(w in matched) && !SOFT_WORDS.has(w)).length;

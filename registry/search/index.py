@@ -17,17 +17,21 @@ from pathlib import Path
 from whoosh import analysis, fields, index
 
 from registry.search.documents import SearchDocument
+from registry.search.stem import stem as snowball_stem
 
-SCHEMA_VERSION = "1"
+# 2: Snowball English stems (registry/search/stem.py) instead of Whoosh's Porter stemmer.
+SCHEMA_VERSION = "2"
 
 
 def make_schema() -> fields.Schema:
-    stem = analysis.StemmingAnalyzer()
+    # The stems ranking compares (text.word_matches), so every skill ranking would match is a candidate.
+    # stem.stem keeps its own cache, and the schema pickles it by name.
+    stem = analysis.StemmingAnalyzer(stemfn=snowball_stem, cachesize=None)
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
         key=fields.ID(stored=True),
-        name=fields.TEXT(analyzer=analysis.StandardAnalyzer(stoplist=None) | analysis.StemFilter(), stored=True,
-                         field_boost=6.0),
+        name=fields.TEXT(analyzer=analysis.StandardAnalyzer(stoplist=None)
+                         | analysis.StemFilter(stemfn=snowball_stem, cachesize=None), stored=True, field_boost=6.0),
         description=fields.TEXT(analyzer=stem, stored=True, field_boost=2.0),
         tags=fields.KEYWORD(stored=True, commas=True, lowercase=True, scorable=True, field_boost=3.0),
         category=fields.ID(stored=True),

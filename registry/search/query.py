@@ -57,23 +57,25 @@ def _whoosh_query(raw: str, schema, reader=None) -> query.Query:
     terms: list[query.Query] = []
     typed = query_words(raw)
     for position, word in enumerate(typed):
-        # Prefixes as ranking grants them (text.word_matches): from 3 letters for the word being
-        # typed, from 5 for the others. Shorter ones only add candidates ranking would not match.
-        prefix_from = 3 if position == len(typed) - 1 else 5
+        # Prefixes as ranking grants them (text.word_matches): only for the word being typed (the
+        # last), from 3 letters. Any other prefix only adds candidates ranking would not match.
+        as_prefix = position == len(typed) - 1 and len(word) >= 3
         for field_name in TEXT_FIELDS:
             # Text fields are stemmed when indexed: look up the stem, and the raw word as a prefix.
             for stem in schema[field_name].process_text(word) or [word]:
                 terms.append(query.Term(field_name, stem))
-                budget = typo_budget(stem)
+                # Four letters are below the typo budget, but ranking takes a doubled letter written once
+                # (skil ~ skill) as a typo: one edit finds those candidates.
+                budget = typo_budget(stem) or (1 if len(stem) == 4 else 0)
                 # A word the index knows is taken as typed: expanding it to every word within the typo
                 # budget makes the query large and slow, and ranking prefers the exact word anyway.
                 known = reader is not None and reader.doc_frequency(field_name, stem) > 0
                 if budget and not known:
                     terms.append(query.FuzzyTerm(field_name, stem, maxdist=budget, prefixlength=1))
-            if len(word) >= prefix_from:
+            if as_prefix:
                 terms.append(query.Prefix(field_name, word))
         terms.append(query.Term("tags", word))
-        if len(word) >= prefix_from:
+        if as_prefix:
             terms.append(query.Prefix("tags", word))
         terms.append(query.Term("category", word))
     return query.Or(terms) if terms else query.NullQuery

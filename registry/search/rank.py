@@ -3,7 +3,9 @@
 Soft words (help, make, write, ...) count when they match but are never "missing".
 
 1. exact name or id;
-2. every query word in the name (prefix and typo tolerant);
+2. every query word in the name (a query word matches a skill's word when it is the same word, has
+   the same Snowball stem, is the start of it while being typed (the last word, from 3 letters), or,
+   for a word the skill has nowhere, a typo away: 1 edit from 5 letters, 2 from 9);
 3. every word in name, tags or category;
 4. every word also counting the description;
 5. every word also counting the body's headings, tool, input and argument names and triggers;
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from registry.search.text import SOFT_WORDS, query_words, word_matches, words
+from registry.search.text import SOFT_WORDS, matches_without_typo, query_words, typo_matches, words
 
 TIER_ORDER = {"official": 0, "verified": 1, "community": 2}
 RISK_ORDER = {"low": 0, "medium": 1, "high": 2, "critical": 3}
@@ -60,10 +62,18 @@ def match_fields(query: Sequence[str], candidate: Candidate) -> dict[str, str]:
     matched: dict[str, str] = {}
     for position, word in enumerate(query):
         typing = position == len(query) - 1
-        for name, field_words in fields:
-            if word in field_words or any(word_matches(word, fw, typing) for fw in field_words):
-                matched[word] = name
-                break
+        # A typo is assumed only for a word the skill has nowhere, not even stemmed: a skill with
+        # "testing" in its body does not match "testing" in its name through "resting".
+        found = next(
+            (
+                name
+                for name, field_words in fields
+                if word in field_words or any(matches_without_typo(word, fw, typing) for fw in field_words)
+            ),
+            None,
+        ) or next((name for name, field_words in fields if any(typo_matches(word, fw) for fw in field_words)), None)
+        if found:
+            matched[word] = found
     return matched
 
 

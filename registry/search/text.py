@@ -1,11 +1,13 @@
 """Words and how a query word matches a skill's word. The same rules are implemented in
-static/search.js, so the CLI, agents and the site put results in the same order."""
+static/search-rank.js, so the CLI, agents and the site put results in the same order."""
 
 from __future__ import annotations
 
 import functools
 import re
 import unicodedata
+
+from registry.search.stem import stem
 
 STOP_WORDS = frozenset(
     (
@@ -60,21 +62,36 @@ def typo_budget(word: str) -> int:
     return 0 if len(word) < 5 else (1 if len(word) < 9 else 2)
 
 
+def doubled_letter_apart(query_word: str, field_word: str) -> bool:
+    """One word is the other with a doubled letter written once (skil ~ skill, comit ~ commit): the commonest
+    slip in words too short for the typo budget, and unlike any one edit it never makes meta ~ beta."""
+    if len(query_word) < 4 or abs(len(query_word) - len(field_word)) != 1:
+        return False
+    shorter, longer = sorted((query_word, field_word), key=len)
+    return any(longer[i] == longer[i - 1] and longer[:i] + longer[i + 1 :] == shorter for i in range(1, len(longer)))
+
+
+def word_matches(query_word: str, field_word: str, typing: bool = False, typos: bool = True) -> bool:
+    """Exact; the same Snowball stem (deploy ~ deployments, deploying; never meta ~ metasploit); a plural
+    the stemmer keeps whole (pdf ~ pdfs: Porter2 drops an "s" only after a vowel); a prefix of the word
+    being typed, from three letters (sql ~ sqlite); or, with `typos`, a typo (typo_matches)."""
+    return matches_without_typo(query_word, field_word, typing) or (typos and typo_matches(query_word, field_word))
+
+
+def matches_without_typo(query_word: str, field_word: str, typing: bool = False) -> bool:
+    # Not cached: a cache keyed by word pairs overflows on large bodies, while stem() caches single words.
+    return (
+        query_word == field_word
+        or field_word in (query_word + "s", query_word + "es")
+        or stem(query_word) == stem(field_word)
+        or (typing and len(query_word) >= 3 and field_word.startswith(query_word))
+    )
+
+
 @functools.lru_cache(maxsize=262_144)
-def word_matches(query_word: str, field_word: str, typing: bool = False) -> bool:
-    """Exact, a plural, a shared stem (deploy ~ deployment), a prefix (fronte ~ frontend: from five
-    letters, or from three for the word being typed), or a typo."""
-    if query_word == field_word or field_word in (query_word + "s", query_word + "es"):
-        return True
-    shorter = min(len(query_word), len(field_word))
-    if len(query_word) >= (3 if typing else 5) and field_word.startswith(query_word):
-        return True
-    common = 0
-    for x, y in zip(query_word, field_word, strict=False):
-        if x != y:
-            break
-        common += 1
-    if shorter >= 4 and common >= max(4, shorter - 2):
-        return True
+def typo_matches(query_word: str, field_word: str) -> bool:
+    """Within the typo budget (one edit from five letters, two from nine), or a doubled letter written once."""
     budget = typo_budget(query_word)
-    return budget > 0 and _distance(query_word, field_word, budget) <= budget
+    if budget > 0 and _distance(query_word, field_word, budget) <= budget:
+        return True
+    return doubled_letter_apart(query_word, field_word)

@@ -1,6 +1,10 @@
 """Tokenising, word matching, tiers, the squat gate and filters."""
 
+import json
+import subprocess
+
 import pytest
+from conftest import REPO_ROOT
 
 from registry.search.rank import Candidate, rank
 from registry.search.text import query_words, word_matches, words
@@ -24,27 +28,75 @@ def test_words_fold_split_and_drop_stop_words():
     assert query_words("the") == ["the"]  # a query of only stop words still searches
 
 
-@pytest.mark.parametrize(
-    ("query", "field", "expected"),
-    [
-        ("deploy", "deployment", True),  # shared stem
-        ("fronte", "frontend", True),  # typed prefix
-        ("mesage", "message", True),  # one typo
-        ("brainstroming", "brainstorming", True),  # a swap
-        ("pdf", "pdfs", True),
-        ("cat", "dog", False),
-        ("app", "apps", True),  # plural
-        ("app", "apply", False),  # short words need to be typed last to match as a prefix
-        ("data", "date", False),  # one letter off but too short for a typo
-        ("deploym", "deployment", True),
-    ],
-)
-def test_word_matching(query, field, expected):
+WORD_MATCHES = [
+    # (query word, skill word, expected when not typed last, expected when typed last)
+    ("deploy", "deployment", True, True),  # the same Snowball stem
+    ("deploy", "deploying", True, True),
+    ("deployments", "deploy", True, True),
+    ("mesage", "message", True, True),  # one typo
+    ("brainstroming", "brainstorming", True, True),  # a swap
+    ("pdf", "pdfs", True, True),  # plural
+    ("app", "apps", True, True),
+    ("cat", "dog", False, False),
+    ("data", "date", False, False),  # one letter off but too short for a typo
+    ("meta", "beta", False, False),
+    ("skil", "skill", True, True),  # too short for the typo budget, but a doubled letter written once
+    ("skill", "skil", True, True),
+    ("stil", "still", True, True),
+    ("mea", "meaa", False, True),  # from four letters only: shorter, it is just a prefix being typed
+    # A shared beginning is not a shared stem (issue 15): "meta" is not "metasploit".
+    ("meta", "metasploit", False, True),
+    ("test", "testosterone", False, True),
+    ("advertising", "metasploit", False, False),
+    # Only the word being typed (the last) matches as a prefix, from three letters.
+    ("sql", "sqlite", False, True),
+    ("fronte", "frontend", False, True),
+    ("deploym", "deployment", False, True),
+    ("ap", "apply", False, False),
+    ("app", "apply", False, True),
+]
+
+
+@pytest.mark.parametrize(("query", "field", "expected", "expected_typing"), WORD_MATCHES)
+def test_word_matching(query, field, expected, expected_typing):
     assert word_matches(query, field) is expected
+    assert word_matches(query, field, typing=True) is expected_typing
 
 
-def test_the_word_being_typed_matches_as_a_prefix_from_three_letters():
-    assert word_matches("sql", "sqlite", typing=True) and not word_matches("sql", "sqlite")
+def test_the_browser_matches_words_as_the_cli_does(tmp_path):
+    script = (
+        f"import({json.dumps((REPO_ROOT / 'static' / 'search-rank.js').as_uri())}).then(m => {{"
+        f"const cases = {json.dumps(WORD_MATCHES)};"
+        "console.log(JSON.stringify(cases.map(([q, f]) => [m.wordMatches(q, f), m.wordMatches(q, f, true)]))); })"
+    )
+    result = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout) == [[expected, typing] for _, _, expected, typing in WORD_MATCHES]
+
+
+def test_meta_and_test_do_not_find_skills_that_only_share_their_first_letters():
+    candidates = [
+        candidate("ads/campaigns", "ad-campaigns", description="Plan Meta and Google ad campaigns."),
+        candidate("sec/pentest", "pentest-kit", description="Run metasploit modules against a lab."),
+        candidate("qa/runner", "test-runner", description="Run tests and report failures."),
+        candidate("bio/hormones", "hormone-notes", description="Notes on testosterone levels."),
+    ]
+    assert ids("meta ads", candidates) == ["ads/campaigns"]
+    assert ids("test runner", candidates)[0] == "qa/runner"
+    assert "bio/hormones" not in ids("test report", candidates)
+    # The last word typed is still a prefix: "metasp", on its way to "metasploit", finds the pentest kit.
+    assert ids("metasp", candidates) == ["sec/pentest"]
+    assert ids("run metasp", candidates) == ["sec/pentest", "qa/runner"]
+
+
+def test_a_typo_is_only_assumed_for_a_word_the_skill_does_not_have():
+    # "testing" is one typo from "resting" in the name, but the skill says "testing" in its description:
+    # the word matched there, and is not claimed as a typo in the name.
+    tested = candidate("a/tested", "resting-helper", description="Helps with testing.")
+    [ranked] = rank("testing", [tested])
+    assert ranked.matched == {"testing": "description"}
+    typo_only = candidate("b/typo", "resting-helper")
+    [ranked] = rank("testing", [typo_only])
+    assert ranked.matched == {"testing": "name"}
 
 
 def test_tiers_exact_name_then_name_words_then_tags_then_description_then_body():

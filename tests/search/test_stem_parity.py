@@ -1,0 +1,60 @@
+"""The CLI's stemmer (PyStemmer) and the site's (static/porter2.js) give the same stem for every corpus word.
+
+Ranking compares stems on both sides, so one word stemmed differently would order results differently
+in the browser and in `skill-registry search`.
+"""
+
+import json
+import subprocess
+
+from conftest import REPO_ROOT
+
+from registry.search.stem import stem
+from registry.search.text import words
+
+PORTER2_JS = REPO_ROOT / "static" / "porter2.js"
+
+
+def corpus_words(corpus) -> list[str]:
+    """Every distinct word of the corpus's SKILL.md files and reference texts, split as the index splits them."""
+    found: set[str] = set()
+    for path in corpus.rglob("*"):
+        if path.is_file() and path.suffix in (".md", ".txt"):
+            found.update(words(path.read_text(encoding="utf-8", errors="replace")))
+    return sorted(found)
+
+
+def javascript_stems(all_words: list[str], tmp_path) -> list[str]:
+    listed = tmp_path / "words.json"
+    listed.write_text(json.dumps(all_words))
+    script = (
+        f"const fs = require('fs'); import({json.dumps(PORTER2_JS.as_uri())}).then(m => {{"
+        f"const ws = JSON.parse(fs.readFileSync({json.dumps(str(listed))}, 'utf8'));"
+        "process.stdout.write(JSON.stringify(ws.map(m.stem))); })"
+    )
+    result = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def test_python_and_javascript_stem_every_corpus_word_alike(corpus, tmp_path):
+    all_words = corpus_words(corpus)
+    assert len(all_words) > 10_000, "the corpus should give well over ten thousand distinct words"
+    in_python = [stem(word) for word in all_words]
+    in_javascript = javascript_stems(all_words, tmp_path)
+    differing = [
+        f"{word}: python {p!r}, javascript {j!r}"
+        for word, p, j in zip(all_words, in_python, in_javascript, strict=True)
+        if p != j
+    ]
+    assert not differing, f"{len(differing)} words stem differently, e.g. {differing[:10]}"
+    # Stemming did something: a stemmer that returned every word unchanged would also agree.
+    assert sum(p != w for w, p in zip(all_words, in_python, strict=True)) > len(all_words) // 5
+
+
+def test_known_stems_on_both_sides(tmp_path):
+    examples = {
+        "deployment": "deploy", "deploying": "deploy", "deploys": "deploy", "testing": "test",
+        "testosterone": "testosteron", "metasploit": "metasploit", "meta": "meta", "generously": "generous",
+    }  # fmt: skip
+    assert {word: stem(word) for word in examples} == examples
+    assert dict(zip(examples, javascript_stems(list(examples), tmp_path), strict=True)) == examples
