@@ -204,25 +204,32 @@ def test_the_cases_that_disagreed_now_agree(tmp_path):
         "--report",
         str(report),
     ]
-    process = subprocess.Popen([*CLI, *args], cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # serve's stderr goes to a file the test can read while serve runs: the report is written before the
+    # rebuild's summary is printed, so the test waits for both before stopping serve.
+    errors = tmp_path / "serve-stderr.txt"
+    with errors.open("wb") as stderr_file:
+        process = subprocess.Popen([*CLI, *args], cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=stderr_file)
     try:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline and process.poll() is None and not _complete(report):
             time.sleep(0.2)
-        assert _complete(report), process.communicate()[1].decode()[-2000:] if process.poll() is not None else ""
+        assert _complete(report), errors.read_text(errors="replace")[-2000:]
         time.sleep(1)  # the watcher is started after the first build
         (skills / "acme" / "edited" / "SKILL.md").write_text(_skill("edited", "1.0.0", body="Step one, changed."))
         served: collections.Counter = collections.Counter()
-        while time.monotonic() < deadline and not _seen_in(served, "V002", "edited"):
+        while time.monotonic() < deadline and not (
+            _seen_in(served, "V002", "edited") and "V002" in errors.read_text(errors="replace")
+        ):
             time.sleep(0.3)
             if _complete(report):
                 served = collections.Counter(_key(f, SOURCE + "/") for f in json.loads(report.read_text())["findings"])
         assert _seen_in(served, "V002", "edited")
     finally:
         process.terminate()
-        _, stderr = process.communicate(timeout=30)
-    lines = [line for line in stderr.decode().splitlines() if "V002" in line]
-    assert lines and "acme/edited/SKILL.md" in lines[0], stderr.decode()[-2000:]
+        process.wait(timeout=30)
+    stderr = errors.read_text(errors="replace")
+    lines = [line for line in stderr.splitlines() if "V002" in line]
+    assert lines and "acme/edited/SKILL.md" in lines[0], stderr[-2000:]
     assert served == _validate(repo) == _build(repo, tmp_path / "after")
 
 
