@@ -17,7 +17,6 @@ import argparse
 import gzip
 import hashlib
 import json
-import math
 import os
 import platform
 import re
@@ -35,6 +34,7 @@ if __package__ in (None, ""):  # run as a script: bench/run.py
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import hugo, synthetic
+from bench.query_latency import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 QUERIES = ROOT / "tests" / "relevance" / "queries.yaml"
@@ -273,12 +273,8 @@ def search_processes(out: Path, count: int = 20) -> dict:
     return {
         "queries": len(timings),
         "p50_ms": round(_median(timings), 1),
-        "p95_ms": round(_nearest_rank(timings, 0.95), 1),
+        "p95_ms": round(percentile(timings, 0.95), 1),
     }
-
-
-def _nearest_rank(ascending: list[float], fraction: float) -> float:
-    return ascending[max(1, math.ceil(len(ascending) * fraction)) - 1]
 
 
 def hugo_build(site: Path, destination: Path) -> dict:

@@ -25,8 +25,8 @@ import semver
 
 from registry.discovery import ustar_fits
 from registry.emit.archive import build_tar_gz
-from registry.emit.files import file_homes, served_paths
-from registry.emit.urls import V1_DIR
+from registry.emit.files import served_paths
+from registry.emit.urls import V1_DIR, FileHomes
 from registry.emit.writer import SiteWriter
 from registry.model import Skill
 
@@ -48,11 +48,13 @@ class DiscoveryEntries:
 
 
 def emit_skill(
-    writer: SiteWriter, skill: Skill, name: str, contents: Mapping[str, bytes], executables: frozenset[str]
-) -> DiscoveryEntries:
+    writer: SiteWriter, skill: Skill, name: str, homes: FileHomes, contents: Mapping[str, bytes],
+    executables: frozenset[str],
+) -> DiscoveryEntries:  # fmt: skip
     """Write one skill's v0.2.0 artifact under its discovery `name`; return its entries for both indexes.
 
-    The files the v0.1 index lists are not written here: emit/files.py writes every file once, at its home.
+    The files the v0.1 index lists (`homes.listed`) are not written here: emit/files.py writes every
+    file once, at its home.
     """
     description = skill.description or ""
     paths = served_paths(skill, contents)
@@ -81,7 +83,6 @@ def emit_skill(
     if skill.version and semver.Version.is_valid(skill.version):
         v2["version"] = skill.version
 
-    homes = file_homes(skill, name, contents)
     v1 = {"name": name, "description": description, "files": [path for path in paths if path in homes.listed]}
     return DiscoveryEntries(v2, v1)
 
@@ -107,7 +108,9 @@ class WellKnown:
     def skill(self, context: SkillContext, writer: SiteWriter) -> DiscoveryEntries | None:
         if context.discovery_name is None:
             return None
-        return emit_skill(writer, context.skill, context.discovery_name, context.contents, context.executables)
+        return emit_skill(
+            writer, context.skill, context.discovery_name, context.homes, context.contents, context.executables
+        )
 
     def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[DiscoveryEntries | None]) -> None:
         emit_indexes(writer, [entries for entries in results if entries is not None])

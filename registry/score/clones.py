@@ -274,12 +274,12 @@ def detect_clones(
     if previous is not None and not changed and not departed:
         return previous
     nearest = _nearest(entries, previous, changed, departed)
-    pairs = {(min(skill_id, other), max(skill_id, other)) for skill_id, near in nearest.items() for other in near}
+    pairs = _pairs(nearest)
     stale = 0
     if previous is None:
         dirty = set(entries)
     else:
-        old_pairs = {(min(s, o), max(s, o)) for s, near in previous.nearest.items() for o in near}
+        old_pairs = _pairs(previous.nearest)
         dirty = {skill_id for pair in pairs ^ old_pairs for skill_id in pair}
         dirty.update(skill_id for pair in pairs if not changed.isdisjoint(pair) for skill_id in pair)
         gone = changed | departed
@@ -443,6 +443,11 @@ class Neighbours:
         near, counts = near[close], counts[close]
         best = near[np.lexsort((near, -counts))[:most]]  # rows are in id order: ties by id
         return tuple(self.ids[other] for other in best)
+
+
+def _pairs(nearest: Mapping[str, tuple[str, ...]]) -> set[tuple[str, str]]:
+    """Every candidate pair once, its smaller id first."""
+    return {(min(skill_id, other), max(skill_id, other)) for skill_id, near in nearest.items() for other in near}
 
 
 def _nearest(
