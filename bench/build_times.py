@@ -41,7 +41,7 @@ def one_build(source: Path, out: Path) -> dict:
         "unchanged": getattr(result, "unchanged", False),  # nothing changed: the build redid nothing
         "whoosh_index_seconds": round(whoosh.seconds, 3) if whoosh else None,
         "whoosh_reindexed": whoosh.indexed if whoosh else None,
-        "pagefind_seconds": round(result.search.pagefind_seconds, 3) if result.search else None,
+        "shard_seconds": round(result.search.shard_seconds, 3) if result.search else None,
     }
 
 
@@ -98,7 +98,7 @@ def print_report(report: dict) -> None:
     )
     noop_seconds = best_noop["whoosh_index_seconds"] or 0.0
     print(f"  Whoosh indexing {best['whoosh_index_seconds']:8.2f} s cold, {noop_seconds:.2f} s no-op")
-    print(f"  Pagefind        {best['pagefind_seconds']:8.2f} s")
+    print(f"  search shards   {best['shard_seconds']:8.2f} s")
     latency = report["query_latency"]
     print(f"  CLI search      p50 {latency['p50_ms']} ms, p95 {latency['p95_ms']} ms over {latency['queries']} queries")
     print(f"  peak RSS        {report['peak_rss_mb']} MB")

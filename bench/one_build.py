@@ -42,7 +42,8 @@ def main(argv: list[str] | None = None) -> None:
         "whoosh_seconds": round(search.whoosh.seconds, 4) if search else None,
         "whoosh_indexed": search.whoosh.indexed if search else None,
         "whoosh_unchanged": search.whoosh.unchanged if search else None,
-        "pagefind_seconds": round(search.pagefind_seconds, 4) if search else None,
+        "shard_seconds": round(search.shard_seconds, 4) if search else None,
+        "shards_changed": search.shards_changed if search else None,
         "jobs": options.get("jobs"),
     }
     args.json.write_text(json.dumps(stats) + "\n")

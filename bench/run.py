@@ -151,7 +151,10 @@ def run_build(source: Path, out: Path, work: Path, label: str, jobs: int | None)
         "cpu_seconds": round(result["user_seconds"] + result["system_seconds"], 3),
         "stages": data["timings_seconds"],
         "counts": data["counts"],
-        "search": {k: extra[k] for k in ("whoosh_seconds", "whoosh_indexed", "whoosh_unchanged", "pagefind_seconds")},
+        "search": {
+            k: extra.get(k)
+            for k in ("whoosh_seconds", "whoosh_indexed", "whoosh_unchanged", "shard_seconds", "shards_changed")
+        },
         "jobs": extra["jobs"],
         "unchanged": extra.get("unchanged"),
         "work": extra.get("work"),
@@ -243,6 +246,13 @@ def query_latency(out: Path) -> dict:
     return data
 
 
+def search_download(out: Path) -> dict:
+    command = [sys.executable, "-m", "bench.search_download", str(out), str(QUERIES), "20"]
+    data = json.loads(_checked(measure(command), "search download")["stdout"])
+    data.pop("per_query")
+    return data
+
+
 def check_pr(repo: Path, source: Path, base: str) -> dict:
     """`skill-registry check-pr` on the last commit (a one-skill pull request) against `base`, as CI runs it."""
     command = [
@@ -321,7 +331,8 @@ def bench_size(
     index_cold = index_json_size(out)
     size = output_size(out)
     source_size = output_size(source)  # the skills' own files: what the output is measured against
-    noop = index_noop = latency = process_latency = changed = index_changed = changed_path = pull_request = None
+    noop = index_noop = latency = process_latency = download = None
+    changed = index_changed = changed_path = pull_request = None
     if "noop" not in skip:
         noop = run_build(source, out, folder, "noop", jobs)
         index_noop = index_json_size(out)
@@ -331,6 +342,8 @@ def bench_size(
         log(f"[N={n}] query p50 {latency['p50_ms']} ms, p95 {latency['p95_ms']} ms")
         process_latency = search_processes(out)
         log(f"[N={n}] search as a process p50 {process_latency['p50_ms']} ms, p95 {process_latency['p95_ms']} ms")
+        download = search_download(out)
+        log(f"[N={n}] first search query sends {download['total_sent_bytes']['max']} bytes at most")
     if "changed" not in skip:
         changed_path = change_one_skill(repo, info["skills_paths"])
         changed = run_build(source, out, folder, "changed", jobs)
@@ -368,11 +381,12 @@ def bench_size(
         "index_json_changed_after_edit": index_cold["sha256"] != index_changed["sha256"] if index_changed else None,
         "search_indexing": {
             "whoosh_seconds": cold["search"]["whoosh_seconds"],
-            "pagefind_seconds": cold["search"]["pagefind_seconds"],
+            "shard_seconds": cold["search"]["shard_seconds"],
             "search_stage_seconds": cold["stages"].get("search"),
         },
         "query_latency": latency,
         "search_process_latency": process_latency,
+        "search_download": download,
         "check_pr": pull_request,
         "hugo": min(hugos, key=lambda h: abs(h["seconds"] - hugo_seconds)) if hugos else None,
         "hugo_runs": [h["seconds"] for h in hugos],
@@ -396,6 +410,13 @@ TARGETS = (
         " GiB",
     ),
     ("CLI search at 10,000 p95 under 20 ms", 10000, lambda r: r["query_latency"]["p95_ms"], 20.0, " ms"),
+    (
+        "first search query at 10,000 sends under 150 KB (largest of 20)",
+        10000,
+        lambda r: r["search_download"]["total_sent_bytes"]["max"] / 1024,
+        150.0,
+        " KB",
+    ),
     (
         "CLI search at 10,000 as a whole process p95 under 100 ms",
         10000,
@@ -462,7 +483,7 @@ def format_table(r: dict) -> str:
          + (f"; {idx['shards']} shards {_mb(idx['shards_raw_bytes'])} raw, {_mb(idx['shards_gzip_bytes'])} gzipped"
             if idx["shards"] else "")),
         ("search indexing", f"Whoosh {r['search_indexing']['whoosh_seconds']} s, "
-         f"Pagefind {r['search_indexing']['pagefind_seconds']} s (search stage "
+         f"shards {r['search_indexing']['shard_seconds']} s (search stage "
          f"{r['search_indexing']['search_stage_seconds']} s)"),
     ]  # fmt: skip
     if noop:
@@ -481,6 +502,11 @@ def format_table(r: dict) -> str:
         process = r["search_process_latency"]
         rows += [("search as a process", f"p50 {process['p50_ms']} ms, p95 {process['p95_ms']} ms over "
                   f"{process['queries']} queries (`skill-registry search`, start-up included)")]  # fmt: skip
+    if r.get("search_download"):
+        sent, stored = r["search_download"]["total_sent_bytes"], r["search_download"]["total_bytes"]
+        rows += [("first search query", f"sends {_mb(sent['median'])} median, {_mb(sent['max'])} largest "
+                  f"({_mb(stored['median'])} / {_mb(stored['max'])} as stored) over "
+                  f"{r['search_download']['queries']} queries, page and scripts included")]  # fmt: skip
     if r.get("check_pr"):
         pull = r["check_pr"]
         rows += [("check-pr, one skill", f"{pull['seconds']:.2f} s, peak RSS {_mb(pull['peak_tree_rss_bytes'])} tree, "

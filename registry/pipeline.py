@@ -285,7 +285,7 @@ def _emit_site(
     context = SiteContext(
         options, data.title, SiteUrls(options.site_url), site, published, cards,
         html.build_listings(published, cards), repository, data.lifecycle, incremental.state,
-        search_cache(options.out),
+        search_cache(options.out), incremental.code,
     )  # fmt: skip
     ids = [s.id for s in published]
     returned = {}

@@ -1,60 +1,61 @@
-// Site search: Pagefind finds candidates; this file orders them with the same tiers as the
-// CLI (registry/search/rank.py and text.py), applies the squat gate, and renders results
-// with DOM APIs only (no HTML from the index is ever inserted). The query lives in the URL.
-import { queryWords, rank, wordMatches, words } from "./search-rank.js";
+// The search page: static/search-rank.js reads the site's search shards and ranks as the CLI does; this
+// file keeps the query in the URL and renders results with DOM APIs only (skill text never becomes markup).
+import { createSource, queryWords, search, stemKey, wordMatches } from "./search-rank.js";
 
 const script = document.currentScript || document.querySelector("script[data-root][src$='search.js']");
 const root = (script && script.getAttribute("data-root")) || "../";
+const RESULTS = 20;
+const FIELD_LABEL = {
+  name: "name", tags: "tags or category", description: "description", meta: "headings, tools or inputs",
+  body: "instructions",
+};
+const NO_MATCH = "No skill matches. Try fewer words, or browse all skills.";
 
-function accepts(candidate, filters) {
-  return (!filters.category || candidate.category === filters.category)
-    && (!filters.tier || candidate.tier === filters.tier)
-    && (!filters.risk || candidate.risk === filters.risk)
-    && (!filters.dialect || candidate.dialects.includes(filters.dialect));
+function marker(terms, result) {
+  // The index words a result was found through (a typo's correction, a prefix's completion) are marked too.
+  const found = new Set(Object.values(result.matches).map((m) => stemKey(m.via)));
+  const last = terms.length - 1;
+  return (word) => found.has(stemKey(word)) || terms.some((w, i) => wordMatches(w, word, i === last));
 }
 
-function candidateFrom(data, score) {
-  const meta = data.meta || {};
-  const content = data.content || "";
-  return {
-    id: meta.id || "",
-    name: meta.title || "",
-    tier: meta.tier || "community",
-    risk: meta.risk || "low",
-    updated: meta.updated || "",
-    category: meta.category || "",
-    dialects: (meta.dialects || "").split(" ").filter(Boolean),
-    nameWords: words(meta.title),
-    tagWords: words(meta.tags),
-    descriptionWords: words(content),
-    bodyWords: [],
-    score: score || 0,
-    url: data.url,
-    content,
-  };
-}
-
-function highlighted(text, query, limit) {
-  // Text nodes and <mark> elements only: skill text never becomes markup.
+function highlighted(text, marks, limit) {
+  // Text nodes and <mark> elements only.
   const fragment = document.createDocumentFragment();
   const shown = text.length > limit ? text.slice(0, limit - 1) + "…" : text;
-  const parts = shown.split(/([A-Za-z0-9]+)/);
-  for (const part of parts) {
-    const lower = part.toLowerCase();
-    if (part && /[a-z0-9]/i.test(part) && query.some((w) => wordMatches(w, lower))) {
+  for (const part of shown.split(/([A-Za-z0-9]+)/)) {
+    if (!part) continue;
+    if (/[A-Za-z0-9]/.test(part) && marks(part.toLowerCase())) {
       const mark = document.createElement("mark");
       mark.textContent = part;
       fragment.appendChild(mark);
-    } else if (part) {
+    } else {
       fragment.appendChild(document.createTextNode(part));
     }
   }
   return fragment;
 }
 
-const FIELD_LABEL = { name: "name", tags: "tags or category", description: "description", body: "instructions" };
+// Only what the ranking recorded: the fields each word was found in and how it was reached.
+function whyLine(result) {
+  const parts = [];
+  for (const [word, match] of Object.entries(result.matches)) {
+    // Fields reached the same way through the same index word share one phrase.
+    const groups = new Map();
+    for (const { field, how, via } of match.fields) {
+      const said = (via === word ? word : word + " → " + via) + "\u0000" + how;
+      groups.set(said, [...(groups.get(said) || []), FIELD_LABEL[field] || field]);
+    }
+    for (const [said, labels] of groups) {
+      const [shown, how] = said.split("\u0000");
+      parts.push(shown + " in " + labels.join(", ") + " (" + how + ")");
+    }
+  }
+  const lead = result.exact ? "Exact name or id" : "";
+  if (!parts.length) return lead;
+  return (lead ? lead + ". " : "") + "Matched: " + parts.join(" · ");
+}
 
-async function main() {
+function main() {
   const form = document.querySelector("[data-search-form]");
   const list = document.querySelector("[data-search-results]");
   const status = document.querySelector("[data-search-status]");
@@ -64,36 +65,13 @@ async function main() {
     risk: form.querySelector("#search-risk"), dialect: form.querySelector("#search-dialect") };
   form.querySelectorAll("[data-needs-js]").forEach((el) => { el.hidden = false; });
 
-  let pagefind;
-  try {
-    pagefind = await import(root + "pagefind/pagefind.js");
-    await pagefind.options({ baseUrl: new URL(root, window.location.href).pathname, excerptLength: 30 });
-    await pagefind.init();
-  } catch (error) {
-    status.textContent = "Search could not load; browse all skills instead.";
-    return;
-  }
-
+  const source = createSource(root);
+  // Every query needs the manifest first: fetched now, it is there by the time the first word is typed.
+  source.manifest().catch(() => { status.textContent = "Search could not load; browse all skills instead."; });
   const params = new URLSearchParams(window.location.search);
   if (params.has("q")) input.value = params.get("q");
   for (const [key, select] of Object.entries(selects)) {
     if (params.get(key)) select.value = params.get(key);
-  }
-
-  // Pagefind has no typo tolerance: the token shards built for agents (search/tokens/) hold every
-  // indexed word by its first two letters, so a misspelt word is mapped to the words it may mean.
-  const shards = new Map();
-  async function corrections(word) {
-    if (word.length < 5) return [];
-    const key = word.slice(0, 2);
-    if (!shards.has(key)) {
-      shards.set(key, fetch(root + "search/tokens/" + encodeURIComponent(key) + ".json")
-        .then((r) => (r.ok ? r.json() : {})).catch(() => ({})));
-    }
-    const shard = await shards.get(key);
-    if (shard[word]) return [];
-    return Object.keys(shard).filter((token) => wordMatches(word, token))
-      .sort((a, b) => shard[b].length - shard[a].length).slice(0, 3);
   }
 
   let generation = 0;
@@ -112,56 +90,49 @@ async function main() {
     }
     if (!raw) { list.replaceChildren(); status.textContent = ""; return; }
     const started = performance.now();
-    const terms = queryWords(raw);
-    // Ask Pagefind for the whole query, each word, and the corrections of misspelt words, so
-    // exact names, prefixes and typos all reach the ranking step.
-    const fixes = (await Promise.all(terms.map(corrections))).flat();
-    const searches = await Promise.all([raw, ...terms, ...fixes].map((q) => pagefind.search(q)));
-    if (current !== generation) return;
-    const seen = new Map();
-    for (const search of searches) {
-      for (const result of search.results.slice(0, 40)) {
-        if (!seen.has(result.id)) seen.set(result.id, result);
-      }
+    let results;
+    try {
+      results = await search(source, raw, filters, RESULTS);
+    } catch (error) {
+      if (current === generation) status.textContent = "Search could not load; browse all skills instead.";
+      return;
     }
-    const loaded = await Promise.all([...seen.values()].map(async (r) => candidateFrom(await r.data(), r.score)));
-    if (current !== generation) return;
-    const ranked = rank(raw, loaded.filter((c) => accepts(c, filters))).slice(0, 20);
-    render(ranked, terms);
+    if (current !== generation) return;  // a newer query has started: this answer is stale
+    render(results, queryWords(raw));
     const ms = Math.round(performance.now() - started);
-    status.textContent = ranked.length ? ranked.length + " results (" + ms + " ms)" : "No skill matches. Try fewer words, or browse all skills.";
+    status.textContent = results.length ? results.length + " results (" + ms + " ms)" : NO_MATCH;
   }
 
-  function render(ranked, terms) {
+  function render(results, terms) {
     list.replaceChildren();
-    ranked.forEach((r, index) => {
+    results.forEach((r, index) => {
+      const marks = marker(terms, r);
       const item = document.createElement("li");
       item.className = "result";
       const link = document.createElement("a");
-      link.href = r.c.url;
+      link.href = r.url;
       link.className = "result-title";
-      link.appendChild(highlighted(r.c.name, terms, 80));
+      link.appendChild(highlighted(r.name, marks, 80));
       link.setAttribute("data-result-index", String(index));
       const id = document.createElement("span");
       id.className = "card-id";
-      id.textContent = " " + r.c.id;
-      const badge = document.createElement("span");
-      badge.className = "badge tier-" + r.c.tier;
-      badge.textContent = r.c.tier;
-      const risk = document.createElement("span");
-      risk.className = "badge risk-" + r.c.risk;
-      risk.textContent = "risk: " + r.c.risk;
+      id.textContent = " " + r.id;
       const heading = document.createElement("h2");
       heading.append(link, id);
       const text = document.createElement("p");
-      text.appendChild(highlighted(r.c.content.replace(r.c.name, "").replace(r.c.id, "").replace(/^[\s.·-]+/, ""), terms, 240));
-      const why = document.createElement("p");
-      why.className = "muted why";
-      why.textContent = "Matched in " + [...new Set(Object.values(r.matched).map((f) => FIELD_LABEL[f]))].join(", ") +
-        (r.tier[0] === 0 ? " (exact name)" : "");
+      text.appendChild(highlighted(r.description, marks, 240));
+      const badge = document.createElement("span");
+      badge.className = "badge tier-" + r.tier;
+      badge.textContent = r.tier;
+      const risk = document.createElement("span");
+      risk.className = "badge risk-" + r.risk;
+      risk.textContent = "risk: " + r.risk;
       const meta = document.createElement("p");
       meta.className = "card-meta";
       meta.append(badge, " ", risk);
+      const why = document.createElement("p");
+      why.className = "muted why";
+      why.textContent = whyLine(r);
       item.append(heading, text, meta, why);
       list.appendChild(item);
     });
@@ -190,7 +161,11 @@ async function main() {
     if (event.key === "ArrowDown" && index + 1 < links.length) { event.preventDefault(); links[index + 1].focus(); }
     if (event.key === "ArrowUp") { event.preventDefault(); (index === 0 ? input : links[index - 1]).focus(); }
   });
-  window.__skillSearch = async (q) => { input.value = q; await run(false); return [...list.querySelectorAll("a.result-title")].map((a) => a.getAttribute("href")); };
+  window.__skillSearch = async (q) => {
+    input.value = q;
+    await run(false);
+    return [...list.querySelectorAll("a.result-title")].map((a) => a.getAttribute("href"));
+  };
   form.setAttribute("data-ready", "true");
   if (input.value) run(!params.has("q"));
 }

@@ -137,6 +137,7 @@ def test_targets_report_met_and_unmeasured():
         "search_process_latency": {"p95_ms": 90.0},
         "check_pr": {"seconds": 12.0},
         "cold": {"peak_tree_rss_bytes": 10},
+        "search_download": {"total_sent_bytes": {"median": 80_000, "max": 140_000}},
     }
     verdicts = {v["target"]: v["met"] for v in bench_run.targets({10000: result})}
     assert verdicts == {
@@ -146,6 +147,7 @@ def test_targets_report_met_and_unmeasured():
         "output at 10,000 at most 1.5x the source bytes": False,
         "peak memory at 50,000 under 1 GiB": None,
         "CLI search at 10,000 p95 under 20 ms": False,
+        "first search query at 10,000 sends under 150 KB (largest of 20)": True,
         "CLI search at 10,000 as a whole process p95 under 100 ms": True,
         "check-pr of a one-skill pull request at 10,000 under 10 s": False,
     }

@@ -102,7 +102,7 @@ def test_a_title_case_name_is_published_marked_and_listed_under_its_folder_name(
     assert "metasploit-framework" in {e["name"] for e in v1["skills"]}
 
     hits = search(search_cache(out) / "whoosh", "metasploit")
-    assert [hit.candidate.id for hit in hits][:1] == ["sec/metasploit-framework"]
+    assert [hit.record.id for hit in hits][:1] == ["sec/metasploit-framework"]
     browse = (out / "browse" / "index.html").read_text()
     assert "2 errors</span>" in browse
 

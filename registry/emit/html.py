@@ -317,8 +317,7 @@ class HtmlEmitter:
         )  # fmt: skip
 
     def search_page(self, categories: list[str], dialects: list[str]) -> None:
-        # Filters are applied in the browser from each result's metadata: Pagefind's own
-        # filter index is not byte-for-byte reproducible, and builds must be.
+        # The choices come from the build; the search shards' filters/<field>.json hold which skills match each.
         self._render(
             "search.html",
             "search/index.html",

@@ -13,7 +13,7 @@ An emitter has two hooks, as MkDocs' events, Lektor's build programs and Dataset
 
 Adding an output is one class and one entry in EMITTERS. An emitter's repr is part of the render
 cache key (make it a dataclass): a different set of emitters renders every skill again. The order
-of EMITTERS is the order the hooks run in; search stays last, as Pagefind reads the finished pages.
+of EMITTERS is the order the hooks run in.
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ class SiteContext:
     lifecycle: Lifecycle
     state: BuildState
     cache: Path  # the build cache beside the site (.<out>.cache)
+    code: str  # the code fingerprint: files an emitter carries over from the last build must be made by this code
 
 
 class Emitter(Protocol):

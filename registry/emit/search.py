@@ -1,164 +1,230 @@
-"""Search outputs: the Whoosh index (CLI), Pagefind (site), token shards (agents), the search page.
+"""Search outputs: the Whoosh index (CLI) and the static shards the site and agents read.
 
 The Whoosh index stays in the build cache beside the site (`.<out>.cache/whoosh`): its segment
-names are random, and the site must be byte-for-byte reproducible.
-
-Shards for agents (documented in README "Search for agents"):
-- `search/manifest.json`: format, how tokens are made, shard and chunk names, the ranking rules;
-- `search/tokens/<p>.json` for every two-character token prefix `p`: token -> [[doc, fields], ...]
-  where `doc` indexes the document list and `fields` is a bit set (1 name, 2 tags or category,
-  4 description, 8 headings, tool and input names, triggers);
-- `search/docs/<n>.json`: documents `n*CHUNK` to `(n+1)*CHUNK - 1`, each
-  [id, name, tier, risk, last_updated, url].
-An agent splits its query into words, fetches one shard per distinct two-letter prefix, and one
-document chunk per chunk its best matches fall in: a few kilobytes, whatever the registry's size.
+names are random, and the site must be byte-for-byte reproducible. The shards (format 2, laid
+out in registry/search/shards.py and README "Search for agents") are written from the index's
+own postings, so every reader ranks from the same numbers; a build rewrites only the shards
+that hold a word, a name or a record of a skill that changed.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import tempfile
 import time
-from array import array
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from registry.emit.urls import SiteUrls
-from registry.emit.writer import SiteWriter
-from registry.output import SiteOutput
+import orjson
+
+from registry.emit.writer import SiteWriter, dump_json
+from registry.output import SiteOutput, digest_of
+from registry.search import engine, shards, terms
 from registry.search.documents import SearchDocument, make_document
-from registry.search.index import IndexStats, update_index
-from registry.search.text import STOP_WORDS, words
-from registry.state import BuildState, key_of
+from registry.search.index import IndexPostings, IndexStats, assign_slots, read_meta, update_index
+from registry.search.text import SOFT_WORDS, STOP_WORDS
+from registry.state import BuildState
 
 if TYPE_CHECKING:
     from registry.emit.registry import SiteContext, SkillContext
 
-CHUNK = 500
-FIELD_BITS = {"name": 1, "tags": 2, "description": 4, "body": 8}
-SHARD_FORMAT = 1
+STATE_KEY = "search-shards"
 
 
 @dataclass(frozen=True)
 class SearchStats:
     whoosh: IndexStats
-    shards: int
-    pagefind_seconds: float
-    reused: bool = False  # Pagefind's bundle was kept: no page it reads changed
+    shards_written: int  # shard files made this build (names, filters and the manifest always are)
+    shards_kept: int  # shard files carried over from the last build without being made again
+    shards_changed: int  # shard files whose bytes differ from the site this build replaces
+    shard_seconds: float
 
     def to_json(self) -> dict:
         return {
             "whoosh_seconds": round(self.whoosh.seconds, 4),
             "whoosh_indexed": self.whoosh.indexed,
-            "agent_shards": self.shards,
-            "pagefind_seconds": round(self.pagefind_seconds, 4),
-            "pagefind_reused": self.reused,
+            "shard_seconds": round(self.shard_seconds, 4),
+            "shards_written": self.shards_written,
+            "shards_kept": self.shards_kept,
+            "shards_changed": self.shards_changed,
         }
 
 
-def token_fields(doc: SearchDocument) -> dict[str, int]:
-    tokens: dict[str, int] = defaultdict(int)
-    sources = {
-        "name": doc.name,
-        "tags": " ".join(doc.tags) + " " + doc.category,
-        "description": doc.description,
-        "body": doc.body,
-    }
-    for field, text in sources.items():
-        for word in words(text):
-            if word not in STOP_WORDS and len(word) <= 40:
-                tokens[word] |= FIELD_BITS[field]
-    return tokens
+def bucket_count(live: int) -> int:
+    """About four skills' words per postings file, in powers of two: the count changes rarely as a registry grows."""
+    count = 64
+    while count * 4 < live:
+        count *= 2
+    return count
 
 
-def write_shards(writer: SiteWriter, documents: list[SearchDocument]) -> int:
-    # Postings packed as document * 16 + field bits in int arrays: millions of them at 50,000 skills
-    # would take gigabytes as Python lists.
-    shards: dict[str, dict[str, array]] = defaultdict(lambda: defaultdict(lambda: array("q")))
-    for number, doc in enumerate(documents):
-        for token, bits in sorted(token_fields(doc).items()):
-            shards[token[:2]][token].append(number * 16 + bits)
-    shard_count = len(shards)
-    for prefix in sorted(shards):
-        tokens = shards.pop(prefix)
-        body = {t: [[packed >> 4, packed & 15] for packed in tokens[t]] for t in sorted(tokens)}
-        writer.write_json(f"search/tokens/{prefix}.json", body)
-    for start in range(0, len(documents), CHUNK):
-        chunk = [
-            [d.id, d.name, d.tier, d.risk, d.last_updated, SiteUrls.skill_page(d.id)]
-            for d in documents[start : start + CHUNK]
-        ]
-        writer.write_json(f"search/docs/{start // CHUNK}.json", chunk)
-    writer.write_json(
-        "search/manifest.json",
-        {
-            "format": SHARD_FORMAT,
-            "documents": len(documents),
-            "chunk_size": CHUNK,
-            "tokens": "lowercase ASCII words [a-z0-9]+, accents folded, camelCase and kebab-case split",
-            "stop_words": sorted(STOP_WORDS),
-            "shard": "search/tokens/{first two characters of the token}.json",
-            "documents_chunk": "search/docs/{document number // chunk_size}.json",
-            "document_fields": ["id", "name", "tier", "risk", "last_updated", "url"],
-            "field_bits": FIELD_BITS,
-            "ranking": "README.md, section 'Search'",
+class ShardWriter:
+    """Writes `search/` files, or keeps last build's file when nothing it holds changed."""
+
+    def __init__(self, writer: SiteOutput, saved: dict[str, str]) -> None:
+        self.writer = writer
+        self.saved = saved
+        self.files: dict[str, str] = {}
+        self.written = 0
+        self.kept = 0
+        self.changed = 0
+        self.removed = 0  # files of the last build's shards this build no longer has
+
+    def write(self, relative: str, data: bytes) -> None:
+        path = f"{shards.FOLDER}/{relative}"
+        self.writer.write_bytes(path, data)
+        self.files[path] = digest = digest_of(data)
+        self.written += 1
+        self.changed += self.writer.served.get(path) != digest
+
+    def keep(self, relative: str) -> bool:
+        path = f"{shards.FOLDER}/{relative}"
+        digest = self.saved.get(path)
+        if digest is None or not self.writer.keep(path, digest):
+            return False
+        self.files[path] = digest
+        self.kept += 1
+        return True
+
+
+def write_shards(writer: SiteOutput, documents: list[SearchDocument], directory: Path, stats: IndexStats,
+                 state: BuildState, code: str) -> ShardWriter:  # fmt: skip
+    meta = read_meta(directory)
+    slots = assign_slots(doc.id for doc in documents)
+    buckets = bucket_count(meta["live"])
+    saved = state.meta(STATE_KEY)
+    # Files are carried over only when this code made them: a new encoding must not keep old bytes.
+    cold = not (isinstance(saved, dict) and saved.get("code") == code and saved.get("buckets") == buckets)
+    out = ShardWriter(writer, {} if cold else saved["files"])
+
+    vocabulary: dict[str, int] = {}
+    for path in sorted((directory / "vocabulary").glob("*.json")):
+        vocabulary.update(orjson.loads(path.read_bytes()))
+    by_bucket: dict[int, list[str]] = defaultdict(list)
+    for word in sorted(vocabulary):
+        by_bucket[terms.bucket_of(word, buckets)].append(word)
+    by_prefix: dict[str, list[str]] = defaultdict(list)
+    for word in vocabulary:
+        by_prefix[terms.prefix2(word)].append(word)
+
+    changed_buckets = {terms.bucket_of(w, buckets) for w in stats.changed_words}
+    changed_prefixes = {terms.prefix2(w) for w in stats.changed_words}
+
+    with IndexPostingsOpen(directory) as index_postings:
+        for bucket, words in sorted(by_bucket.items()):
+            if cold or bucket in changed_buckets or not out.keep(f"postings/{bucket}.bin"):
+                entries = [(word, *index_postings.postings(word)) for word in words]
+                out.write(f"postings/{bucket}.bin", shards.encode_postings([e for e in entries if len(e[1])]))
+    for prefix, words in sorted(by_prefix.items()):
+        if cold or prefix in changed_prefixes or not out.keep(f"vocab/{prefix}.json"):
+            out.write(f"vocab/{prefix}.json", dump_json({w: vocabulary[w] for w in sorted(words)}))
+
+    records: dict[int, SearchDocument] = {slots[doc.id]: doc for doc in documents}
+    for folder, size, value in (
+        ("docs", shards.DOC_CHUNK, SearchDocument.record),
+        ("order", shards.ORDER_CHUNK, lambda doc: doc.order),
+    ):
+        changed_chunks = {slot // size for slot in stats.changed_slots}
+        for number in range(-(-meta["size"] // size)):
+            if cold or number in changed_chunks or not out.keep(f"{folder}/{number}.json"):
+                span = range(number * size, min((number + 1) * size, meta["size"]))
+                chunk = [value(records[slot]) if slot in records else None for slot in span]
+                out.write(f"{folder}/{number}.json", dump_json(chunk))
+
+    # Names and filters are small and depend on every skill: made whole each time (unchanged bytes are not rewritten).
+    names: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    filters: dict[str, dict[str, list[int]]] = {field: defaultdict(list) for field in engine.FILTER_FIELDS}
+    for slot, doc in sorted(records.items()):
+        for key in dict.fromkeys(k for k in (doc.normalized_name, doc.id) if k):
+            shard = shards.name_shard(key)
+            if shard:
+                names[shard][key].append(slot)
+        for field, values in (("category", [doc.category]), ("tier", [doc.tier]), ("risk", [doc.risk]),
+                              ("dialect", list(doc.dialects))):  # fmt: skip
+            for value in values:
+                if value:
+                    filters[field][value].append(slot)
+    for shard, keys in sorted(names.items()):
+        out.write(f"names/{shard}.json", dump_json(dict(sorted(keys.items()))))
+    for field, values in filters.items():
+        out.write(f"filters/{field}.json", dump_json(dict(sorted(values.items()))))
+    # Which vocab and names files exist, so a reader never asks for one that does not (a browser logs every 404).
+    present = {"vocab": " ".join(sorted(by_prefix)), "names": " ".join(sorted(names))}
+    out.write("manifest.json", dump_json(manifest(meta, buckets, present), pretty=True))
+    out.removed = sum(1 for path in (saved or {}).get("files", {}) if path not in out.files and path in writer.served)
+    state.set_meta(STATE_KEY, {"code": code, "buckets": buckets, "files": out.files})
+    return out
+
+
+class IndexPostingsOpen:
+    """IndexPostings over a freshly opened searcher, closed after use."""
+
+    def __init__(self, directory: Path) -> None:
+        from whoosh import index
+
+        self.searcher = index.open_dir(str(directory)).searcher()
+
+    def __enter__(self) -> IndexPostings:
+        return IndexPostings(self.searcher)
+
+    def __exit__(self, *exc) -> None:
+        self.searcher.close()
+
+
+def manifest(meta: dict, buckets: int, present: dict[str, str]) -> dict:
+    return {
+        "format": shards.FORMAT,
+        "documents": meta["size"],
+        "live": meta["live"],
+        "buckets": buckets,
+        "doc_chunk": shards.DOC_CHUNK,
+        "order_chunk": shards.ORDER_CHUNK,
+        "squatters": meta["squatters"],
+        "fields": list(terms.FIELDS),
+        "field_bits": terms.FIELD_BITS,
+        "weights": terms.WEIGHTS,
+        "b": terms.LENGTH_NORMALISATION,
+        "average_lengths": terms.AVERAGE_LENGTHS,
+        "tf_scale": terms.TF_SCALE,
+        "k1": engine.K1,
+        "kinds": engine.KINDS,
+        "expansions": engine.EXPANSIONS,
+        "stop_words": sorted(STOP_WORDS),
+        "soft_words": sorted(SOFT_WORDS),
+        "present": present,
+        "files": {
+            "vocabulary": "vocab/{first two characters of the word}.json: {word: document frequency}",
+            "postings": "postings/{FNV-1a 32 of the word's stem key, modulo buckets}.bin: per word, varint length, "
+            "ASCII word, varint count, then count pairs of varints (document gap, tf_scale * pseudo-frequency "
+            "* 32 + field bits)",
+            "names": "names/{first two letters or digits of the key}.json: {normalized name or id: [documents]}",
+            "documents": "docs/{document // doc_chunk}.json: [id, name, description, tier, risk, last_updated, "
+            "category, dialects, version] or null",
+            "filters": "filters/{category|tier|risk|dialect}.json: {value: [documents]}",
+            "order": "order/{document // order_chunk}.json: the tie-break key of each document (trust tier * 5 + risk, "
+            "times 2^32, plus 2^32 - 2 - the seconds since 1970 of its last update, or 2^32 - 1 without a date) "
+            "or null",
         },
-        pretty=True,
-    )
-    return shard_count
+        "ranking": "README.md, section 'Search'; reference reader registry/search/shards.py",
+    }
 
 
-def run_pagefind(site: Path, output: Path, glob: str = "skills/**/index.html") -> None:
-    """Index the skill cards (elements marked data-pagefind-body) of the skill pages into `output`."""
-    subprocess.run(
-        [
-            sys.executable, "-m", "pagefind", "--site", str(site), "--output-path", str(output),
-            # Only the skill pages: not the rest of the site, and never a skill's own HTML files under
-            # raw/ or .well-known/, which could otherwise put text of their choosing into site search.
-            "--glob", glob, "--silent", "--force-language", "en",
-        ],
-        check=True,
-        capture_output=True,
-        timeout=1800,
-    )  # fmt: skip
-
-
-def emit_search(writer: SiteOutput, documents: list[SearchDocument], cache: Path, state: BuildState) -> SearchStats:
-    """Whoosh (incremental), token shards, and Pagefind: re-run only when a page it reads changed."""
-    stats = update_index(cache / "whoosh", documents)
-    shard_count = write_shards(writer, documents)
+def emit_search(
+    writer: SiteOutput, documents: list[SearchDocument], cache: Path, state: BuildState, code: str
+) -> SearchStats:
+    directory = cache / "whoosh"
+    stats = update_index(directory, documents, code)
     started = time.perf_counter()
-    pages = key_of(
-        "pagefind", sorted((p, d) for p, d in writer.desired.items() if p.startswith("skills/") and p.endswith(".html"))
+    written = write_shards(writer, documents, directory, stats, state, code)
+    return SearchStats(
+        stats, written.written, written.kept, written.changed + written.removed, time.perf_counter() - started
     )
-    saved = state.meta("pagefind")
-    if isinstance(saved, tuple) and saved[0] == pages and all(writer.keep(p, d) for p, d in saved[1].items()):
-        return SearchStats(stats, shard_count, 0.0, reused=True)
-    writer.finish()  # Pagefind reads the pages from disk: they must be there, and stale ones gone
-    with tempfile.TemporaryDirectory(prefix="pagefind-", dir=cache) as scratch:
-        bundle = Path(scratch) / "pagefind"
-        has_skill_pages = any(p.startswith("skills/") and p.endswith("/index.html") for p in writer.desired)
-        # With no skill page at all (an empty registry), the bundle still has to exist for the search page.
-        run_pagefind(writer.root, bundle, "skills/**/index.html" if has_skill_pages else "**/*.html")
-        produced: dict[str, str] = {}
-        for path in sorted(bundle.rglob("*")):
-            if path.is_file():
-                relative = "pagefind/" + path.relative_to(bundle).as_posix()
-                data = path.read_bytes()
-                writer.write_bytes(relative, data)
-                produced[relative] = writer.desired[relative]
-    state.set_meta("pagefind", (pages, produced))
-    return SearchStats(stats, shard_count, time.perf_counter() - started)
 
 
 @dataclass(frozen=True)
 class SiteSearch:
-    """Per skill its search document; per site the Whoosh index, the agents' shards and Pagefind's bundle.
-    Last in EMITTERS: Pagefind reads every finished skill page from disk."""
+    """Per skill its search document; per site the Whoosh index and the shards."""
 
     name: ClassVar[str] = "search"
     stage: ClassVar[str] = "search"
@@ -167,4 +233,4 @@ class SiteSearch:
         return make_document(context.skill, context.assessment.trust.tier, context.card.last_updated)
 
     def site(self, context: SiteContext, writer: SiteOutput, results: Sequence[SearchDocument]) -> SearchStats:
-        return emit_search(writer, list(results), context.cache, context.state)
+        return emit_search(writer, list(results), context.cache, context.state, context.code)

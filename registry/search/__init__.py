@@ -1,2 +1,2 @@
-"""Search: one ranking (tiers, trust, risk, freshness, squat gate) served three ways: a Whoosh
-index for the CLI, Pagefind for the static site, and token shards for agents without a CLI."""
+"""Search: one ranking (engine.py) over one set of numbers, served three ways: the Whoosh index for the
+CLI, and the static shards (shards.py, written by emit/search.py) for the site and for agents."""

@@ -1,17 +1,20 @@
-"""What search knows of a skill: the fields ranking needs, not whole bodies."""
+"""What search knows of a skill: the record a result shows, and every word it says with its weight."""
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+
+import orjson
 
 from registry.model import Skill
-from registry.search.text import words
+from registry.search.engine import order_key
+from registry.search.terms import MAX_BODY_CHARS, normalized, word_weights
 
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
 MAX_HEADINGS = 60
+MAX_TRIGGERS = 200
 
 
 @dataclass(frozen=True)
@@ -27,26 +30,47 @@ class SearchDocument:
     risk: str
     dialects: tuple[str, ...]
     last_updated: str
-    body: str  # headings, tool/input/argument names, triggers: what ranking needs of the body
+    words: tuple[tuple[str, int], ...]  # (word, weight) sorted by word: terms.word_weights
 
     @property
     def key(self) -> str:
         """Changes exactly when anything indexed changes: unchanged documents are not re-indexed."""
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        return hashlib.sha256(orjson.dumps(self)).hexdigest()
 
-    def to_json(self) -> dict:
-        return asdict(self)
+    @property
+    def normalized_name(self) -> str:
+        return normalized(self.name)
+
+    @property
+    def order(self) -> int:
+        return order_key(self.tier, self.risk, self.last_updated)
+
+    def record(self) -> list:
+        """What a result shows and ranking's tie-breaks need: README "Search", `search/docs/<n>.json`."""
+        description = self.description if len(self.description) <= 200 else self.description[:199] + "…"
+        return [
+            self.id, self.name, description, self.tier, self.risk, self.last_updated, self.category,
+            list(self.dialects), self.version,
+        ]  # fmt: skip
 
 
-def body_terms(skill: Skill) -> str:
+def meta_text(skill: Skill) -> str:
+    """Headings, tool, input and argument names, triggers: the body's words that say what it is about."""
     headings = [h.strip() for h in _HEADING.findall(skill.document.body)][:MAX_HEADINGS]
     names = [t.name for t in skill.tools] + [i.name for i in skill.inputs] + [i.label for i in skill.inputs]
     names += [a.name for a in skill.arguments]
-    triggers = [t for t in skill.triggers if t != "*"][:200]
+    triggers = [t for t in skill.triggers if t != "*"][:MAX_TRIGGERS]
     return " \n".join(headings + names + triggers)
 
 
 def make_document(skill: Skill, tier: str, last_updated: str | None) -> SearchDocument:
+    fields = {
+        "name": skill.display_name,
+        "tags": " ".join(skill.tags) + " " + (skill.category or ""),
+        "description": skill.description or "",
+        "meta": meta_text(skill),
+        "body": skill.document.body[:MAX_BODY_CHARS],
+    }
     return SearchDocument(
         id=skill.id,
         name=skill.display_name,
@@ -59,9 +83,5 @@ def make_document(skill: Skill, tier: str, last_updated: str | None) -> SearchDo
         risk=skill.risk_level,
         dialects=tuple(skill.dialects),
         last_updated=last_updated or "",
-        body=body_terms(skill),
+        words=tuple(sorted(word_weights(fields).items())),
     )
-
-
-def name_words(name: str) -> tuple[str, ...]:
-    return tuple(words(name))

@@ -10,23 +10,40 @@ from pathlib import Path
 from rich.text import Text
 
 from registry.report import console as make_console
+from registry.search.engine import Result, WordMatch
 from registry.search.query import CANDIDATES, Filters, search
-from registry.search.rank import FIELD_LEVELS, Ranked
-from registry.search.text import query_words, word_matches
+from registry.search.terms import stem_key
+from registry.search.text import query_words
 
-JSON_FORMAT = 1
-TIER_NAMES = {0: "exact name or id"}
-
-
-def describe_tier(ranked: Ranked) -> str:
-    exact, missing, level, _ = ranked.tier
-    if exact == 0:
-        return TIER_NAMES[0]
-    where = FIELD_LEVELS[level] if level < len(FIELD_LEVELS) else "nothing"
-    return f"all words in {where}" if missing == 0 else f"{missing} word(s) missing; others in {where}"
+JSON_FORMAT = 2
+FIELD_LABELS = {
+    "name": "name",
+    "tags": "tags or category",
+    "description": "description",
+    "meta": "headings, tools or inputs",
+    "body": "instructions",
+}
 
 
-def results_json(query: str, ranked: list[Ranked]) -> str:
+def describe_word(word: str, match: WordMatch) -> str:
+    """`deployments`: "deployments in name, description (as deploy); instructions"; a typo: "(typo of vercel)"."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for field in match.fields:
+        groups.setdefault((field.how, field.via), []).append(FIELD_LABELS[field.field])
+    parts = []
+    for (how, via), labels in groups.items():
+        said = ", ".join(labels)
+        parts.append(said if how == "exact" else f"{said} (as {via})" if how == "stem" else f"{said} ({how} of {via})")
+    return f"{word} in " + "; ".join(parts)
+
+
+def describe(result: Result) -> str:
+    if result.exact:
+        return "exact name or id"
+    return "; ".join(describe_word(word, match) for word, match in result.matches.items()) or "no word matched"
+
+
+def results_json(query: str, results: list[Result]) -> str:
     return json.dumps(
         {
             "format": JSON_FORMAT,
@@ -34,17 +51,25 @@ def results_json(query: str, ranked: list[Ranked]) -> str:
             "results": [
                 {
                     "rank": position,
-                    "id": r.candidate.id,
-                    "name": r.candidate.name,
-                    "description": r.candidate.extra.get("description", ""),
-                    "version": r.candidate.extra.get("version") or None,
-                    "tier": r.candidate.tier,
-                    "risk": r.candidate.risk,
-                    "category": r.candidate.extra.get("category") or None,
-                    "last_updated": r.candidate.last_updated or None,
-                    "match": {"tier": list(r.tier), "explanation": describe_tier(r), "fields": r.matched},
+                    "id": r.record.id,
+                    "name": r.record.name,
+                    "description": r.record.description,
+                    "version": r.record.version or None,
+                    "tier": r.record.tier,
+                    "risk": r.record.risk,
+                    "category": r.record.category or None,
+                    "last_updated": r.record.last_updated or None,
+                    "match": {
+                        "exact": r.exact,
+                        "score": round(r.score, 6),
+                        "explanation": describe(r),
+                        "words": {
+                            word: [dataclasses.asdict(field) for field in match.fields]
+                            for word, match in r.matches.items()
+                        },
+                    },
                 }
-                for position, r in enumerate(ranked, start=1)
+                for position, r in enumerate(results, start=1)
             ],
         },
         ensure_ascii=False,
@@ -53,10 +78,12 @@ def results_json(query: str, ranked: list[Ranked]) -> str:
 
 
 def _highlight(text: str, words: list[str]) -> Text:
+    keys = {stem_key(w) for w in words}
     result = Text()
     for part in re.split(r"([A-Za-z0-9]+)", text):
-        style = "bold yellow" if part and any(word_matches(w, part.lower()) for w in words) else ""
-        result.append(part, style=style)
+        lower = part.lower()
+        marked = part and (stem_key(lower) in keys or any(len(w) >= 3 and lower.startswith(w) for w in words[-1:]))
+        result.append(part, style="bold yellow" if marked else "")
     return result
 
 
@@ -78,21 +105,19 @@ def no_results_reason(index: Path, query: str, filters: Filters) -> str:
     return f"no results: {count} '{query}' but none with {together} together"
 
 
-def print_results(query: str, ranked: list[Ranked]) -> None:
+def print_results(query: str, results: list[Result]) -> None:
     console = make_console()
     words = query_words(query)
-    if not ranked:
+    if not results:
         console.print(f"no results: no skill matches '{query}'")
         return
-    for position, r in enumerate(ranked, start=1):
-        c = r.candidate
+    for position, r in enumerate(results, start=1):
         line = Text(f"{position:>2}. ")
-        line.append_text(_highlight(c.name, words))
-        line.append(f"  {c.id}", style="dim")
-        line.append(f"  [{c.tier}, risk {c.risk}]")
+        line.append_text(_highlight(r.record.name, words))
+        line.append(f"  {r.record.id}", style="dim")
+        line.append(f"  [{r.record.tier}, risk {r.record.risk}]")
         console.print(line)
-        description = c.extra.get("description", "")
+        description = r.record.description
         shown = description[:200] + ("…" if len(description) > 200 else "")
         console.print(Text("    ").append_text(_highlight(shown, words)))
-        fields = ", ".join(f"{w} → {f}" for w, f in r.matched.items())
-        console.print(Text(f"    why: {describe_tier(r)} ({fields})", style="dim"))
+        console.print(Text(f"    why: {describe(r)}", style="dim"))

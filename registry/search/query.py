@@ -1,18 +1,21 @@
-"""Answering a query from the Whoosh index: candidates by text score, order by rank.py."""
+"""Answering a query from the Whoosh index: engine.search over the postings Whoosh keeps."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from whoosh import index, query
+import numpy as np
+import orjson
+from whoosh import index
 
-from registry.search.rank import Candidate, Ranked, rank
-from registry.search.text import query_words, typo_budget, words
+from registry.search import engine
+from registry.search.engine import Record, Result
+from registry.search.index import IndexPostings, read_meta, stored_by_slot, vocabulary_file
 
 CANDIDATES = 300
-TEXT_FIELDS = ("name", "description", "body")
 
 
 @dataclass(frozen=True)
@@ -22,83 +25,79 @@ class Filters:
     dialect: str | None = None
     risk: str | None = None
 
-    def accepts(self, stored: dict) -> bool:
-        return (
-            (self.category is None or stored.get("category") == self.category)
-            and (self.trust is None or stored.get("tier") == self.trust)
-            and (self.risk is None or stored.get("risk") == self.risk)
-            and (self.dialect is None or self.dialect in (stored.get("dialects") or "").split(","))
-        )
+    def as_fields(self) -> dict[str, str]:
+        """The engine's filter fields (the site's `search/filters/<field>.json`)."""
+        named = {"category": self.category, "tier": self.trust, "dialect": self.dialect, "risk": self.risk}
+        return {field: value for field, value in named.items() if value is not None}
 
 
-def candidate_from(stored: dict, score: float) -> Candidate:
-    tags = [t for t in (stored.get("tags") or "").split(",") if t]
-    return Candidate(
+class WhooshSource:
+    """engine.Source over the CLI's Whoosh index."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.searcher = index.open_dir(str(directory)).searcher()
+        self.index_postings = IndexPostings(self.searcher)
+        meta = read_meta(directory)
+        self.live = meta["live"]
+        self.size = meta["size"]
+        self.squatters = frozenset(meta["squatters"])
+        self._vocabularies: dict[str, Mapping[str, int]] = {}
+
+    def vocabulary(self, prefix: str) -> Mapping[str, int]:
+        if prefix not in self._vocabularies:
+            path = vocabulary_file(self.directory, prefix)
+            self._vocabularies[prefix] = orjson.loads(path.read_bytes()) if path.is_file() else {}
+        return self._vocabularies[prefix]
+
+    def postings(self, word: str) -> tuple[np.ndarray, np.ndarray]:
+        return self.index_postings.postings(word)
+
+    def _slots(self, field: str, value: str) -> list[int]:
+        reader = self.searcher.reader()
+        if not value or reader.doc_frequency(field, value) == 0:
+            return []
+        matcher = reader.postings(field, value)
+        return [int(self.index_postings.slot_of[docnum]) for docnum in matcher.all_ids()]
+
+    def exact(self, key: str) -> Iterable[int]:
+        return self._slots("exact", key)
+
+    def with_value(self, field: str, value: str) -> Iterable[int]:
+        return self._slots(field, value)
+
+    def order(self, documents: Iterable[int]) -> Mapping[int, int]:
+        return {slot: engine.order_key(r.tier, r.risk, r.last_updated) for slot, r in self.records(documents).items()}
+
+    def records(self, documents: Iterable[int]) -> Mapping[int, Record]:
+        return {slot: record_of(stored) for slot, stored in stored_by_slot(self.searcher, documents).items()}
+
+
+def record_of(stored: dict) -> Record:
+    return Record(
         id=stored["id"],
         name=stored.get("name") or "",
+        description=stored.get("description") or "",
         tier=stored.get("tier") or "community",
         risk=stored.get("risk") or "low",
         last_updated=stored.get("last_updated") or "",
-        # Distinct words only: headings and triggers repeat words, and each is matched once.
-        name_words=_distinct(words(stored.get("name") or "")),
-        tag_words=_distinct([w for t in tags for w in words(t)] + words(stored.get("category") or "")),
-        description_words=_distinct(words(stored.get("description") or "")),
-        body_words=_distinct(words(stored.get("body") or "")),
-        text_score=round(score, 6),
-        extra=stored,
+        category=stored.get("category") or "",
+        dialects=tuple(d for d in (stored.get("dialect") or "").split(",") if d),
+        version=stored.get("version") or "",
     )
 
 
-def _distinct(items: list[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(items))
+def search(directory: Path, raw_query: str, filters: Filters = Filters(), limit: int = 10) -> list[Result]:
+    """The best `limit` skills for a query, ranked as engine.py says (the same order as the site)."""
+    return engine.search(open_source(directory), raw_query, filters.as_fields(), limit)
 
 
-def _whoosh_query(raw: str, schema, reader=None) -> query.Query:
-    terms: list[query.Query] = []
-    typed = query_words(raw)
-    for position, word in enumerate(typed):
-        # Prefixes as ranking grants them (text.word_matches): only for the word being typed (the
-        # last), from 3 letters. Any other prefix only adds candidates ranking would not match.
-        as_prefix = position == len(typed) - 1 and len(word) >= 3
-        for field_name in TEXT_FIELDS:
-            # Text fields are stemmed when indexed: look up the stem, and the raw word as a prefix.
-            for stem in schema[field_name].process_text(word) or [word]:
-                terms.append(query.Term(field_name, stem))
-                # Four letters are below the typo budget, but ranking takes a doubled letter written once
-                # (skil ~ skill) as a typo: one edit finds those candidates.
-                budget = typo_budget(stem) or (1 if len(stem) == 4 else 0)
-                # A word the index knows is taken as typed: expanding it to every word within the typo
-                # budget makes the query large and slow, and ranking prefers the exact word anyway.
-                known = reader is not None and reader.doc_frequency(field_name, stem) > 0
-                if budget and not known:
-                    terms.append(query.FuzzyTerm(field_name, stem, maxdist=budget, prefixlength=1))
-            if as_prefix:
-                terms.append(query.Prefix(field_name, word))
-        terms.append(query.Term("tags", word))
-        if as_prefix:
-            terms.append(query.Prefix("tags", word))
-        terms.append(query.Term("category", word))
-    return query.Or(terms) if terms else query.NullQuery
-
-
-def search(directory: Path, raw_query: str, filters: Filters = Filters(), limit: int = 10) -> list[Ranked]:
-    """The best `limit` skills for a query, ranked as rank.py says (the same order as the site)."""
-    with _open(directory).searcher() as searcher:
-        by_id = searcher.document(id=raw_query.strip().lower()) if "/" in raw_query else None
-        exact = [candidate_from(by_id, 0.0)] if by_id and filters.accepts(by_id) else []
-        hits = searcher.search(_whoosh_query(raw_query, searcher.schema, searcher.reader()), limit=CANDIDATES)
-        candidates = [candidate_from(hit.fields(), hit.score) for hit in hits if filters.accepts(hit.fields())]
-    seen = {c.id for c in candidates}
-    candidates += [c for c in exact if c.id not in seen]
-    return rank(raw_query, candidates)[:limit]
-
-
-def _open(directory: Path) -> index.Index:
+def open_source(directory: Path) -> WhooshSource:
     """The index, opened once per process for each version of it (a rebuild makes a new TOC file)."""
     toc = max((p.stat().st_mtime_ns for p in directory.glob("*.toc")), default=0)
     return _open_version(str(directory.resolve()), toc)
 
 
-@functools.lru_cache(maxsize=4)
-def _open_version(directory: str, toc: int) -> index.Index:
-    return index.open_dir(directory)
+@functools.lru_cache(maxsize=2)
+def _open_version(directory: str, toc: int) -> WhooshSource:
+    return WhooshSource(Path(directory))

@@ -1,13 +1,10 @@
-"""Words and how a query word matches a skill's word. The same rules are implemented in
-static/search-rank.js, so the CLI, agents and the site put results in the same order."""
+"""Words, and how far apart two words are. static/search-rank.js implements the same rules, so the
+CLI, agents and the site read a query alike."""
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
-
-from registry.search.stem import stem
 
 STOP_WORDS = frozenset(
     (
@@ -39,7 +36,7 @@ def query_words(query: str) -> list[str]:
     return found or words(query)
 
 
-def _distance(a: str, b: str, limit: int) -> int:
+def distance(a: str, b: str, limit: int) -> int:
     """Damerau-Levenshtein distance (adjacent swaps count 1), giving up beyond `limit`."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
@@ -69,29 +66,3 @@ def doubled_letter_apart(query_word: str, field_word: str) -> bool:
         return False
     shorter, longer = sorted((query_word, field_word), key=len)
     return any(longer[i] == longer[i - 1] and longer[:i] + longer[i + 1 :] == shorter for i in range(1, len(longer)))
-
-
-def word_matches(query_word: str, field_word: str, typing: bool = False, typos: bool = True) -> bool:
-    """Exact; the same Snowball stem (deploy ~ deployments, deploying; never meta ~ metasploit); a plural
-    the stemmer keeps whole (pdf ~ pdfs: Porter2 drops an "s" only after a vowel); a prefix of the word
-    being typed, from three letters (sql ~ sqlite); or, with `typos`, a typo (typo_matches)."""
-    return matches_without_typo(query_word, field_word, typing) or (typos and typo_matches(query_word, field_word))
-
-
-def matches_without_typo(query_word: str, field_word: str, typing: bool = False) -> bool:
-    # Not cached: a cache keyed by word pairs overflows on large bodies, while stem() caches single words.
-    return (
-        query_word == field_word
-        or field_word in (query_word + "s", query_word + "es")
-        or stem(query_word) == stem(field_word)
-        or (typing and len(query_word) >= 3 and field_word.startswith(query_word))
-    )
-
-
-@functools.lru_cache(maxsize=262_144)
-def typo_matches(query_word: str, field_word: str) -> bool:
-    """Within the typo budget (one edit from five letters, two from nine), or a doubled letter written once."""
-    budget = typo_budget(query_word)
-    if budget > 0 and _distance(query_word, field_word, budget) <= budget:
-        return True
-    return doubled_letter_apart(query_word, field_word)

@@ -1,6 +1,7 @@
 """The site search in a real browser: typing, the first result, the URL, filters, keyboard, no errors."""
 
 import re
+from urllib.parse import urlparse
 
 import pytest
 from browser_support import screenshot, serve, watch
@@ -12,8 +13,13 @@ from registry.config import BuildOptions
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("browser-search") / "site"
+def site_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("browser-search") / "site"
+
+
+@pytest.fixture(scope="module")
+def site(site_folder):
+    out = site_folder
     served = serve(out)
     build(BuildOptions(source=SKILLS_INDEX, out=out, base_url=served.url))
     yield served
@@ -63,10 +69,49 @@ def test_search_page_without_javascript_points_to_browse(site, browser):
     context.close()
 
 
-def test_search_downloads_little(site, browser):
+def test_search_downloads_little(site, site_folder, browser, capsys):
+    """From page load to the first results the page fetches a few small files, never the whole index."""
     page = browser.new_page()
-    sizes: list[int] = []
-    page.on("response", lambda r: sizes.append(len(r.body())) if "/pagefind/" in r.url and r.ok else None)
+    responses: list[tuple[str, int]] = []
+    page.on("response", lambda r: responses.append((urlparse(r.url).path, len(r.body()))) if r.ok else None)
     page.goto(site.url + "search/?q=changelog")
     page.wait_for_selector("a.result-title")
-    assert sum(sizes) < 400 * 1024  # the whole index is never downloaded
+    loaded = list(responses)
+    page.close()
+    index_files = [(path, size) for path, size in loaded if path.startswith("/search/") and path != "/search/"]
+    whole_index = sum(f.stat().st_size for f in site_folder.joinpath("search").rglob("*.*") if f.name != "index.html")
+    with capsys.disabled():
+        print(
+            f"\nsearch page, first query: {len(loaded)} responses, {sum(size for _, size in loaded)} bytes in all;"
+            f" index files {len(index_files)}, {sum(size for _, size in index_files)} of {whole_index} bytes:"
+            f" {sorted(index_files)}"
+        )
+    assert index_files and {"/search/manifest.json"} <= {path for path, _ in index_files}
+    assert sum(size for _, size in index_files) < whole_index / 2
+
+
+def test_why_line_names_a_typo_correction(site, browser):
+    page = browser.new_page()
+    problems = watch(page)
+    page.goto(site.url + "search/?q=dokerfile")
+    first = page.locator(".result").first
+    expect(first.locator("a.result-title")).to_have_attribute("href", re.compile("dockerfile-lint"))
+    why = first.locator(".why").inner_text()
+    assert "dokerfile → dockerfile" in why and "(typo)" in why and "(exact)" not in why
+    # The correction is marked in the name, though the query never spelt it that way.
+    assert first.locator("a.result-title mark").first.inner_text().lower() == "dockerfile"
+    page.fill("#search-input", "commit message")
+    first = page.locator(".result").first
+    expect(first.locator("a.result-title")).to_have_attribute("href", re.compile("commit-message-writer"))
+    why = first.locator(".why").inner_text()
+    assert "commit in name" in why and "(exact)" in why and "typo" not in why
+    assert problems == []
+
+
+def test_a_query_matching_nothing_says_so_without_asking_for_missing_files(site, browser):
+    page = browser.new_page()
+    problems = watch(page)  # a request for a shard that does not exist would show here as an HTTP 404
+    page.goto(site.url + "search/?q=zzqx+quorple")
+    expect(page.locator("[data-search-status]")).to_have_text(re.compile("No skill matches"))
+    assert page.locator("a.result-title").count() == 0
+    assert problems == []

@@ -2,14 +2,17 @@
 
 import json
 import subprocess
+from pathlib import Path
 
+import pytest
+import yaml
 from click.testing import CliRunner
 from conftest import REPO_ROOT, SKILLS_INDEX, simple_skill, write_skill
 
 from registry.build import build, search_cache
 from registry.cli import main
 from registry.config import BuildOptions
-from registry.search.query import Filters, candidate_from, search
+from registry.search.query import Filters, search
 
 
 def run_build(source, out):
@@ -36,7 +39,7 @@ def test_incremental_indexing_touches_only_what_changed(tmp_path):
     removed = run_build(source, out).search.whoosh
     assert (removed.indexed, removed.removed, removed.unchanged) == (0, 1, 4)
     hits = search(search_cache(out) / "whoosh", "invoices")
-    assert [r.candidate.id for r in hits] == ["p/skill-2"]
+    assert [r.record.id for r in hits] == ["p/skill-2"]
     assert search_cache(out).is_dir()
 
 
@@ -44,11 +47,16 @@ def test_filters_and_typos(tmp_path):
     out = tmp_path / "site"
     run_build(SKILLS_INDEX, out)
     index = search_cache(out) / "whoosh"
-    assert search(index, "dokerfile lint")[0].candidate.id == "acme-devtools/dockerfile-lint"
+    first = search(index, "dokerfile lint")[0]
+    assert first.record.id == "acme-devtools/dockerfile-lint"
+    assert {f.how for f in first.matches["dokerfile"].fields} == {"typo"}
+    assert {f.via for f in first.matches["dokerfile"].fields} == {"dockerfile"}
     only_data = search(index, "csv", Filters(category="data"))
-    assert only_data and all(r.candidate.extra["category"] == "data" for r in only_data)
-    assert all(r.candidate.tier == "official" for r in search(index, "skill", Filters(trust="official")))
-    assert all("wolffish" in r.candidate.extra["dialects"] for r in search(index, "git", Filters(dialect="wolffish")))
+    assert only_data and all(r.record.category == "data" for r in only_data)
+    official = search(index, "skill", Filters(trust="official"))
+    assert official and all(r.record.tier == "official" for r in official)
+    wolffish = search(index, "git", Filters(dialect="wolffish"))
+    assert wolffish and all("wolffish" in r.record.dialects for r in wolffish)
 
 
 def test_search_command_json_is_stable(tmp_path):
@@ -58,7 +66,7 @@ def test_search_command_json_is_stable(tmp_path):
         main, ["search", "write a commit message", "--site", str(out), "--json", "--limit", "3"]
     )
     data = json.loads(result.output)
-    assert data["format"] == 1 and data["query"] == "write a commit message"
+    assert data["format"] == 2 and data["query"] == "write a commit message"
     first = data["results"][0]
     assert first["id"] == "registry-team/commit-message-writer" and first["rank"] == 1
     assert set(first) == {
@@ -73,43 +81,145 @@ def test_search_command_json_is_stable(tmp_path):
         "last_updated",
         "match",
     }
-    # Snowball keeps "writer" whole, so "write" is found as "Writes" in the description, not in the name.
-    assert first["match"]["fields"] == {"write": "description", "commit": "name", "message": "name"}
+    words = first["match"]["words"]
+    assert set(words) == {"write", "commit", "message"}
+    # Snowball keeps "writer" whole: "write" is found as "writes" in the description, never in the name.
+    assert "name" not in {f["field"] for f in words["write"]}
+    assert {"field": "name", "how": "exact", "via": "commit"} in words["commit"]
     text = CliRunner().invoke(main, ["search", "commit", "--site", str(out)]).output
     assert "commit-message-writer" in text and "why:" in text
     missing = CliRunner().invoke(main, ["search", "x", "--site", str(tmp_path)])
     assert missing.exit_code == 2
 
 
+# Runs static/search-rank.js in Node over a built site: `fetch` reads the site's files (a missing one is a 404),
+# and every file asked for is listed, so a test can see what a query downloads.
+NODE_SEARCH = """
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+const [rankModule, site] = process.argv.slice(2);
+const { createSource, search } = await import(rankModule);
+const cases = JSON.parse(readFileSync(0, "utf8"));
+const fetched = [];
+async function fetchFile(url) {
+  fetched.push(url.slice(site.length));
+  try {
+    const data = await readFile(url);
+    return { ok: true, status: 200, json: async () => JSON.parse(data.toString("utf8")),
+      arrayBuffer: async () => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) };
+  } catch (error) {
+    if (error.code === "ENOENT") return { ok: false, status: 404 };
+    throw error;
+  }
+}
+const results = [];
+for (const { query, filters } of cases) {
+  const source = createSource(site, fetchFile);
+  fetched.length = 0;
+  const found = await search(source, query, filters, 20);
+  results.push({ fetched: [...fetched], results: found });
+}
+console.log(JSON.stringify(results));
+"""
+SITE_RESULTS = 20  # what the search page shows
+# Filter fields as the site names them -> the CLI's Filters arguments.
+CLI_FILTERS = {"category": "category", "tier": "trust", "risk": "risk", "dialect": "dialect"}
+
+
+def javascript_search(site: Path, cases: list[tuple[str, dict]], scratch: Path) -> list[dict]:
+    script = scratch / "node-search.mjs"
+    script.write_text(NODE_SEARCH)
+    stdin = json.dumps([{"query": query, "filters": filters} for query, filters in cases])
+    command = ["node", str(script), str(REPO_ROOT / "static" / "search-rank.js"), f"{site}/"]
+    result = subprocess.run(command, input=stdin, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def python_answer(site: Path, query: str, filters: dict) -> list[tuple]:
+    """Per result: id, the ranking key up to the score, exact or not, and per query word each field matched with
+    how and through which indexed word."""
+    arguments = {CLI_FILTERS[field]: value for field, value in filters.items()}
+    return [
+        (
+            r.record.id,
+            list(r.key[:4]),
+            r.exact,
+            {word: [[f.field, f.how, f.via] for f in match.fields] for word, match in r.matches.items()},
+        )
+        for r in search(search_cache(site) / "whoosh", query, Filters(**arguments), SITE_RESULTS)
+    ]
+
+
+def javascript_answer(found: dict) -> list[tuple]:
+    return [
+        (
+            r["id"],
+            r["key"][:4],
+            r["exact"],
+            {word: [[f["field"], f["how"], f["via"]] for f in match["fields"]] for word, match in r["matches"].items()},
+        )
+        for r in found["results"]
+    ]
+
+
 def test_javascript_ranking_orders_like_python(tmp_path):
-    """static/search-rank.js (the browser) and rank.py (CLI, agents) agree on every query."""
+    """static/search-rank.js (the browser, over the site's shards) and the CLI (over Whoosh) return the same skills
+    in the same order, with the same scores and the same explanations."""
     out = tmp_path / "site"
     run_build(SKILLS_INDEX, out)
-    from whoosh import index as whoosh_index
+    cases = [
+        ("Commit Message Writer", {}),  # an exact name
+        ("registry-team/changelog-keeper", {}),  # an id
+        ("dokerfile", {}),  # typos
+        ("skil creator", {}),
+        ("comit mesage", {}),
+        ("dock", {}),  # the last word typed, as a prefix
+        ("commit mess", {}),
+        ("deploying", {}),  # a stem
+        ("alt text", {}),
+        ("write tests", {}),
+        ("testing changes", {}),
+        ("help me write a changelog", {}),  # soft words
+        ("csv", {}),
+        ("csv", {"tier": "verified"}),  # filters
+        ("csv", {"category": "data", "risk": "low"}),
+        ("git", {"dialect": "wolffish"}),
+        ("meta", {}),
+        ("lint", {}),
+        ("zzqx quorple", {}),  # nothing
+    ]
+    answers = javascript_search(out, cases, tmp_path)
+    for (query, filters), found in zip(cases, answers, strict=True):
+        assert javascript_answer(found) == python_answer(out, query, filters), (query, filters)
+    by_query = {
+        (query, json.dumps(filters)): found["results"] for (query, filters), found in zip(cases, answers, strict=True)
+    }
+    assert by_query[("Commit Message Writer", "{}")][0]["exact"]
+    typo = by_query[("dokerfile", "{}")][0]
+    assert typo["id"] == "acme-devtools/dockerfile-lint"
+    assert {(f["how"], f["via"]) for f in typo["matches"]["dokerfile"]["fields"]} == {("typo", "dockerfile")}
+    assert by_query[("csv", json.dumps({"tier": "verified"}))]
+    assert {r["tier"] for r in by_query[("csv", json.dumps({"tier": "verified"}))]} == {"verified"}
+    assert by_query[("zzqx quorple", "{}")] == []
+    assert all(by_query[(query, json.dumps(filters))] for query, filters in cases[:-1])
 
-    ix = whoosh_index.open_dir(str(search_cache(out) / "whoosh"))
-    with ix.searcher() as searcher:
-        candidates = [candidate_from(stored, 0.0) for stored in searcher.all_stored_fields()]
-    queries = [
-        "commit message", "csv", "dokerfile", "write tests", "registry-team/changelog-keeper", "git", "alt text",
-        "deploying", "meta", "skil creator", "testing changes", "comit mesage", "lint",
-    ]  # fmt: skip
-    from registry.search.rank import rank
 
-    expected = {q: [r.candidate.id for r in rank(q, candidates)] for q in queries}
-    js_candidates = [
-        {
-            "id": c.id, "name": c.name, "tier": c.tier, "risk": c.risk, "updated": c.last_updated,
-            "nameWords": list(c.name_words), "tagWords": list(c.tag_words),
-            "descriptionWords": list(c.description_words), "bodyWords": list(c.body_words), "score": 0,
-        }
-        for c in candidates
-    ]  # fmt: skip
-    script = (
-        f"import('{REPO_ROOT / 'static' / 'search-rank.js'}').then(m => {{"
-        f"const cs = {json.dumps(js_candidates)}; const qs = {json.dumps(queries)};"
-        "const out = {}; for (const q of qs) out[q] = m.rank(q, cs).map(r => r.c.id);"
-        "console.log(JSON.stringify(out)); })"
-    )
-    result = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
-    assert json.loads(result.stdout) == expected
+@pytest.fixture(scope="module")
+def corpus_site(tmp_path_factory, corpus):
+    out = tmp_path_factory.mktemp("corpus-search") / "site"
+    build(BuildOptions(source=corpus, out=out))
+    return out
+
+
+def test_javascript_ranking_orders_like_python_on_the_corpus(corpus_site, tmp_path):
+    queries = yaml.safe_load((REPO_ROOT / "tests" / "relevance" / "queries.yaml").read_text())[:60]
+    cases = [(item["query"], {}) for item in queries]
+    answers = javascript_search(corpus_site, cases, tmp_path)
+    differing = [
+        query
+        for (query, _), found in zip(cases, answers, strict=True)
+        if javascript_answer(found) != python_answer(corpus_site, query, {})
+    ]
+    assert differing == []
+    assert sum(1 for found in answers if found["results"]) >= 55

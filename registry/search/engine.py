@@ -1,0 +1,266 @@
+"""Ranking, as documented in README "Search"; static/search-rank.js implements the same steps.
+
+Both read a source of the same numbers: the CLI its Whoosh index (query.WhooshSource), agents
+and tests the site's static shards (shards.ShardSource), the browser those shards over HTTP.
+
+1. Each query word is looked up with its forms (the same Snowball stem key), and, when it is the
+   word being typed, the 8 commonest indexed words it starts; a word the index does not know in
+   any form is read as a typo of the nearest indexed words (1 edit from 5 letters, 2 from 9, or a
+   doubled letter written once).
+2. A skill's score is BM25F: per word, the stored weights (field-weighted, length-normalised
+   frequencies) of the forms it holds, scaled by how the word matched (exact 1, stem 0.9, prefix
+   0.7, typo 0.6), saturated with k1 and multiplied by the word's idf; summed over the words.
+3. Order: an exact name or id first; a community skill named like an official or verified one
+   (a squatter) after every other; then skills with every word in their name; then the score;
+   ties by trust tier, risk and freshness (order_key), then by document number (a hash of the id).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+
+from registry.search.terms import BIT_COUNT, FIELD_BITS, FIELDS, TF_SCALE, normalized, prefix2, stem_key
+from registry.search.text import SOFT_WORDS, distance, doubled_letter_apart, query_words, typo_budget
+
+K1 = 1.5
+KINDS = {"exact": 1.0, "stem": 0.9, "prefix": 0.7, "typo": 0.6}
+KIND_ORDER = tuple(KINDS)
+EXPANSIONS = 8
+TIER_ORDER = {"official": 0, "verified": 1, "community": 2}
+RISK_ORDER = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+FILTER_FIELDS = ("category", "tier", "risk", "dialect")
+
+
+@dataclass(frozen=True)
+class Record:
+    """What a result shows, and what breaks ties: `search/docs/<n>.json` holds one per skill."""
+
+    id: str
+    name: str
+    description: str
+    tier: str
+    risk: str
+    last_updated: str
+    category: str
+    dialects: tuple[str, ...]
+    version: str
+
+    @classmethod
+    def from_list(cls, values: Sequence) -> Record:
+        id_, name, description, tier, risk, last_updated, category, dialects, version = values
+        return cls(id_, name, description, tier, risk, last_updated, category, tuple(dialects), version)
+
+
+@dataclass(frozen=True)
+class FieldMatch:
+    field: str
+    how: str  # exact | stem | prefix | typo: the best way the word matched in this field
+    via: str  # the indexed word that matched (differs from the query word for stem, prefix and typo)
+
+
+@dataclass(frozen=True)
+class WordMatch:
+    fields: tuple[FieldMatch, ...]  # in FIELDS order
+
+    @property
+    def how(self) -> str:
+        return min((f.how for f in self.fields), key=KIND_ORDER.index)
+
+
+@dataclass(frozen=True)
+class Result:
+    slot: int
+    record: Record
+    key: tuple
+    score: float
+    matches: dict[str, WordMatch]  # query word -> how it matched; words it did not match are absent
+
+    @property
+    def exact(self) -> bool:
+        return self.key[0] == 0
+
+
+class Source(Protocol):
+    live: int  # documents in the index
+    size: int  # one more than the highest document number
+    squatters: frozenset[int]
+
+    def vocabulary(self, prefix: str) -> Mapping[str, int]: ...  # word -> document frequency
+
+    def postings(self, word: str) -> tuple[np.ndarray, np.ndarray]: ...  # ascending documents, weights
+
+    def exact(self, key: str) -> Iterable[int]: ...
+
+    def with_value(self, field: str, value: str) -> Iterable[int]: ...
+
+    def order(self, documents: Iterable[int]) -> Mapping[int, int]: ...  # order_key of each
+
+    def records(self, documents: Iterable[int]) -> Mapping[int, Record]: ...
+
+
+NO_DATE = 2**32 - 1
+
+
+def order_key(tier: str, risk: str, last_updated: str) -> int:
+    """Trust tier, then risk (lower first), then newest first (undated last), as one integer per skill:
+    `search/order/<n>.json` holds it, so breaking a tie never needs a skill's whole record."""
+    rank = TIER_ORDER.get(tier, 3) * 5 + RISK_ORDER.get(risk, 4)
+    try:
+        seconds = int(datetime.fromisoformat(last_updated).timestamp())
+    except ValueError:
+        seconds = None
+    age = NO_DATE if seconds is None else NO_DATE - 1 - max(0, min(seconds, NO_DATE - 2))
+    return rank * 2**32 + age
+
+
+@dataclass(frozen=True)
+class Expansion:
+    word: str
+    kind: str
+
+
+def expand(word: str, typing: bool, vocabulary: Mapping[str, int]) -> list[Expansion]:
+    key = stem_key(word)
+    forms = sorted(
+        (v for v in vocabulary if stem_key(v) == key), key=lambda v: (v != word, -vocabulary[v], v)
+    )  # fmt: skip
+    found = [Expansion(v, "exact" if v == word else "stem") for v in forms]
+    if typing and len(word) >= 3:
+        taken = set(forms)
+        starting = sorted(
+            (v for v in vocabulary if v.startswith(word) and v not in taken), key=lambda v: (-vocabulary[v], v)
+        )  # fmt: skip
+        found += [Expansion(v, "prefix") for v in starting[:EXPANSIONS]]
+    if not found:
+        budget = typo_budget(word)
+        near = []
+        for v in vocabulary:
+            if doubled_letter_apart(word, v):
+                near.append((1, -vocabulary[v], v))
+            elif budget and (apart := distance(word, v, budget)) <= budget:
+                near.append((apart, -vocabulary[v], v))
+        found = [Expansion(v, "typo") for _, _, v in sorted(near)[:EXPANSIONS]]
+    return found
+
+
+@dataclass
+class _WordHits:
+    word: str
+    expansions: list[tuple[Expansion, np.ndarray, np.ndarray]]  # each with its documents and weights
+    matched: np.ndarray  # bool per document
+    pseudo: np.ndarray  # summed weighted pseudo-frequency per document
+    bits: np.ndarray
+    best_kind: np.ndarray  # index into KIND_ORDER, len(KIND_ORDER) where unmatched
+
+
+def _word_hits(source: Source, word: str, typing: bool) -> _WordHits:
+    size = source.size
+    pseudo = np.zeros(size)
+    bits = np.zeros(size, dtype=np.int64)
+    best_kind = np.full(size, len(KIND_ORDER), dtype=np.int64)
+    matched = np.zeros(size, dtype=bool)
+    expansions = []
+    for expansion in expand(word, typing, source.vocabulary(prefix2(word))):
+        documents, weights = source.postings(expansion.word)
+        if not len(documents):
+            continue
+        expansions.append((expansion, documents, weights))
+        # The same operations in the same order as search-rank.js: the sums are bit-identical.
+        pseudo[documents] += KINDS[expansion.kind] * (weights >> BIT_COUNT) / TF_SCALE
+        bits[documents] |= weights & ((1 << BIT_COUNT) - 1)
+        best_kind[documents] = np.minimum(best_kind[documents], KIND_ORDER.index(expansion.kind))
+        matched[documents] = True
+    return _WordHits(word, expansions, matched, pseudo, bits, best_kind)
+
+
+def search(source: Source, raw_query: str, filters: Mapping[str, str] | None = None, limit: int = 10) -> list[Result]:
+    query = query_words(raw_query)
+    if not query or not source.live:
+        return []
+    size = source.size
+    hits = [_word_hits(source, word, position == len(query) - 1) for position, word in enumerate(query)]
+    score = np.zeros(size)
+    missing = np.zeros(size, dtype=np.int64)
+    outside_name = np.zeros(size, dtype=bool)
+    candidates = np.zeros(size, dtype=bool)
+    for hit in hits:
+        df = int(hit.matched.sum())
+        idf = math.log(1 + (source.live - df + 0.5) / (df + 0.5))
+        t = hit.pseudo[hit.matched]
+        score[hit.matched] += idf * t * (K1 + 1) / (K1 + t)
+        if hit.word not in SOFT_WORDS:
+            missing += ~hit.matched
+        outside_name |= hit.matched & ((hit.bits & FIELD_BITS["name"]) == 0)
+        candidates |= hit.matched
+    exact = np.zeros(size, dtype=bool)
+    keys = [normalized(raw_query)] + ([raw_query.strip().lower()] if "/" in raw_query else [])
+    for key in keys:
+        for document in source.exact(key):
+            if document < size:
+                exact[document] = True
+    candidates |= exact
+    for field, value in (filters or {}).items():
+        allowed = np.zeros(size, dtype=bool)
+        allowed[[d for d in source.with_value(field, value) if d < size]] = True
+        candidates &= allowed
+    documents = np.flatnonzero(candidates)
+    if not len(documents):
+        return []
+    squatter = np.zeros(size, dtype=bool)
+    squatter[[d for d in source.squatters if d < size]] = True
+    scaled = np.floor(score * 1e6 + 0.5).astype(np.int64)
+    partial = np.stack(
+        [
+            np.where(exact & ~squatter, 0, 1),
+            squatter.astype(np.int64),
+            np.where((missing == 0) & ~outside_name, 0, 1),
+            -scaled,
+        ]
+    )[:, documents]
+    order = np.lexsort(partial[::-1])
+    chosen = order[:limit]
+    if len(order) > limit:
+        # Everything tied with the last one kept: the tie-breaks below need their records.
+        last = partial[:, order[limit - 1]]
+        tied = order[limit:][np.all(partial[:, order[limit:]] == last[:, None], axis=0)]
+        chosen = np.concatenate([chosen, tied])
+    window = {int(documents[i]): tuple(int(v) for v in partial[:, i]) for i in chosen}
+    # Only skills tied with another on everything above need their tie-break key (order/ chunks).
+    counts = Counter(window.values())
+    orders = source.order([document for document, key in window.items() if counts[key] > 1])
+    keys = {document: (*key, orders.get(document, 0), document) for document, key in window.items()}
+    best = sorted(keys, key=keys.__getitem__)[:limit]
+    records = source.records(best)
+    return [
+        Result(document, records[document], keys[document], float(score[document]), _explain(hits, document))
+        for document in best
+        if document in records
+    ]
+
+
+def _explain(hits: list[_WordHits], document: int) -> dict[str, WordMatch]:
+    """Per query word, each field it matched in, and the best way it matched there: only what the postings hold."""
+    matches = {}
+    for hit in hits:
+        if not hit.matched[document] or hit.word in matches:
+            continue
+        best: dict[str, FieldMatch] = {}
+        for expansion, documents, weights in hit.expansions:
+            position = int(np.searchsorted(documents, document))
+            if position == len(documents) or int(documents[position]) != document:
+                continue
+            bits = int(weights[position])
+            for field in FIELDS:
+                held = bits & FIELD_BITS[field]
+                better = field not in best or KIND_ORDER.index(expansion.kind) < KIND_ORDER.index(best[field].how)
+                if held and better:
+                    best[field] = FieldMatch(field, expansion.kind, expansion.word)
+        matches[hit.word] = WordMatch(tuple(best[field] for field in FIELDS if field in best))
+    return matches

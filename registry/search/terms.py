@@ -1,0 +1,83 @@
+"""What search indexes of a skill: its words, each with one weight per skill (README "Search").
+
+A word's weight folds its counts in the five fields into one BM25F pseudo-frequency, with the
+field weights below and fixed average lengths. Fixed averages, rather than the registry's own,
+keep a skill's weights independent of every other skill: one changed skill rewrites only the
+postings of its own words, on the site and in the CLI's index alike.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from registry.search.stem import stem
+from registry.search.text import STOP_WORDS, words
+
+FIELDS = ("name", "tags", "description", "meta", "body")
+FIELD_BITS = {field: 1 << position for position, field in enumerate(FIELDS)}
+# name > tags and category > description > headings, tools, inputs and triggers > body.
+WEIGHTS = {"name": 8.0, "tags": 4.0, "description": 3.0, "meta": 1.5, "body": 1.0}
+LENGTH_NORMALISATION = {"name": 0.3, "tags": 0.3, "description": 0.5, "meta": 0.5, "body": 0.75}
+# Index words per field in the development corpus (492 skills), rounded: what "long" means.
+AVERAGE_LENGTHS = {"name": 2, "tags": 2, "description": 20, "meta": 50, "body": 500}
+TF_SCALE = 8  # weights are stored as integers: eighths of the pseudo-frequency
+MAX_TFQ = 65_535
+BIT_COUNT = 5
+MAX_WORD = 40
+# The body is indexed up to this many characters: a bound on work and index size per skill.
+MAX_BODY_CHARS = 200_000
+
+
+def index_words(text: str) -> list[str]:
+    return [w for w in words(text) if w not in STOP_WORDS and len(w) <= MAX_WORD]
+
+
+def stem_key(word: str) -> str:
+    """The Snowball stem, with a final "s" that Porter2 keeps after consonants dropped (pdfs ~ pdf, llms ~ llm)."""
+    key = stem(word)
+    if len(key) > 3 and key[-1] == "s" and key[-2] not in "su":
+        key = key[:-1]
+    return key
+
+
+def prefix2(word: str) -> str:
+    return word[:2]
+
+
+def bucket_of(word: str, buckets: int) -> int:
+    """FNV-1a (32 bit) of the word's stem key: every form of a stem lands in the same postings file."""
+    value = 2166136261
+    for byte in stem_key(word).encode("ascii", "replace"):
+        value = ((value ^ byte) * 16777619) & 0xFFFFFFFF
+    return value % buckets
+
+
+def word_weights(fields: Mapping[str, str]) -> dict[str, int]:
+    """word -> tfq * 32 + field bits, for the text of each field in FIELDS."""
+    pseudo: dict[str, float] = {}
+    bits: dict[str, int] = {}
+    for field in FIELDS:
+        found = index_words(fields.get(field, ""))
+        if not found:
+            continue
+        b = LENGTH_NORMALISATION[field]
+        norm = 1 - b + b * len(found) / AVERAGE_LENGTHS[field]
+        weight, bit = WEIGHTS[field], FIELD_BITS[field]
+        for word, count in Counter(found).items():
+            pseudo[word] = pseudo.get(word, 0.0) + weight * count / norm
+            bits[word] = bits.get(word, 0) | bit
+    return {word: (_quantised(value) << BIT_COUNT) | bits[word] for word, value in pseudo.items()}
+
+
+def _quantised(pseudo_frequency: float) -> int:
+    return max(1, min(MAX_TFQ, round(TF_SCALE * pseudo_frequency)))
+
+
+def split_weight(weight: int) -> tuple[float, int]:
+    """(pseudo-frequency, field bits) of a stored weight."""
+    return (weight >> BIT_COUNT) / TF_SCALE, weight & ((1 << BIT_COUNT) - 1)
+
+
+def normalized(text: str) -> str:
+    return " ".join(words(text))

@@ -1,0 +1,101 @@
+"""The CLI's Whoosh index after any sequence of incremental updates holds exactly what a fresh one does."""
+
+import random
+
+import numpy as np
+import orjson
+from memory_source import MemorySource, document
+
+from registry.search import engine
+from registry.search.index import assign_slots, read_meta, update_index, vocabulary_file
+from registry.search.query import WhooshSource
+from registry.search.terms import prefix2
+
+WORDS = "deploy deployment kubernetes pod logs csv export pdf tables ocr git commit message lint docker".split()
+
+
+def random_document(rnd, skill_id):
+    body = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(0, 40)))
+    description = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 8)))
+    name = "-".join(rnd.sample(WORDS, 2))
+    tier = rnd.choice(["community", "community", "verified", "official"])
+    return document(skill_id, name, tier=tier, description=description, body=body)
+
+
+def expected_postings(documents):
+    slots = assign_slots(d.id for d in documents)
+    found = {}
+    for doc in documents:
+        for word, weight in doc.words:
+            found.setdefault(word, []).append((slots[doc.id], weight))
+    return {word: sorted(postings) for word, postings in found.items()}
+
+
+def check(directory, documents):
+    source = WhooshSource(directory)
+    expected = expected_postings(documents)
+    for word, postings in expected.items():
+        slots, weights = source.postings(word)
+        assert list(zip(slots.tolist(), weights.tolist(), strict=True)) == postings, word
+        vocabulary = orjson.loads(vocabulary_file(directory, prefix2(word)).read_bytes())
+        assert vocabulary[word] == len(postings)
+    for word in WORDS:
+        if word not in expected:
+            assert len(source.postings(word)[0]) == 0
+    assert read_meta(directory)["live"] == len(documents)
+    # The engine ranks alike from the index and from the documents themselves.
+    memory = MemorySource(documents)
+    for query in ("deploy", "csv export", "kubernetes pod logs", "comit", "dock", "git"):
+        assert [r.record.id for r in engine.search(source, query, {}, 10)] == [
+            r.record.id for r in engine.search(memory, query, {}, 10)
+        ], query
+    source.searcher.close()
+
+
+def test_incremental_updates_equal_a_fresh_index(tmp_path):
+    rnd = random.Random(15)
+    documents = {f"p/s{i}": random_document(rnd, f"p/s{i}") for i in range(30)}
+    directory = tmp_path / "whoosh"
+    update_index(directory, documents.values())
+    check(directory, list(documents.values()))
+    for round_number in range(12):  # enough small segments for Whoosh to merge some of them
+        for skill_id in rnd.sample(sorted(documents), 3):
+            documents[skill_id] = random_document(rnd, skill_id)
+        for skill_id in rnd.sample(sorted(documents), 2):
+            del documents[skill_id]
+        for i in range(3):
+            skill_id = f"q/r{round_number}-{i}"
+            documents[skill_id] = random_document(rnd, skill_id)
+        stats = update_index(directory, documents.values())
+        assert stats.indexed >= 4 and stats.removed == 2
+        check(directory, list(documents.values()))
+    fresh = tmp_path / "fresh"
+    update_index(fresh, documents.values())
+    for word in WORDS:
+        a, b = WhooshSource(directory).postings(word), WhooshSource(fresh).postings(word)
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_slots_depend_only_on_the_set_of_ids():
+    ids = [f"p/skill-{i}" for i in range(200)]
+    slots = assign_slots(ids)
+    assert len(set(slots.values())) == len(ids) and max(slots.values()) < 512
+    assert assign_slots(reversed(ids)) == slots
+    grown = assign_slots([*ids, "a/new"])
+    moved = [i for i in ids if grown[i] != slots[i]]
+    assert len(moved) <= 3  # only a skill that collided with the new one can move
+
+
+def test_merged_segments_keep_every_posting(tmp_path):
+    """Whoosh merges small segments when it commits: their postings come back through BulkWords.add."""
+    from whoosh import index
+
+    rnd = random.Random(3)
+    documents = {}
+    directory = tmp_path / "whoosh"
+    for round_number in range(15):
+        skill_id = f"p/s{round_number}"
+        documents[skill_id] = random_document(rnd, skill_id)
+        update_index(directory, documents.values())
+    assert len(index.open_dir(str(directory))._segments()) < 15  # some commits merged earlier segments
+    check(directory, list(documents.values()))
