@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             runs: dict[str, list[dict]] = {"baseline": [], "current": []}
             for number in range(args.runs):
                 for label, code in (("baseline", baseline), ("current", ROOT)):
-                    figures = cold_build(code, args.repo.resolve(), Path(scratch) / label, args.jobs)
+                    figures = cold_build(code, args.repo.resolve(), Path(scratch) / "builds" / label, args.jobs)
                     runs[label].append(figures)
                     print(f"run {number + 1} {label}: {json.dumps(figures)}", flush=True)
         finally:

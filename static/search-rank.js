@@ -14,11 +14,26 @@ const SOFT_WORDS = new Set(("all any best can create do find get give good help 
 const KINDS = ["exact", "stem", "prefix", "typo"];
 const BIT_COUNT = 5;
 
+// Han, kana and hangul: written without spaces between words, so read as overlapping pairs of characters.
+const CJK_RUN = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)/;
+
+// As text.py's words: ASCII words, and each pair of adjacent CJK characters, in the text's order.
 export function words(text) {
-  const split = String(text || "").replace(/([a-z])([A-Z])/g, "$1 $2");
-  const folded = split.normalize("NFKD").replace(/[^\x00-\x7f]/g, "").toLowerCase();
-  return folded.match(/[a-z0-9]+/g) || [];
+  const found = [];
+  String(text || "").split(CJK_RUN).forEach((piece, position) => {
+    if (position % 2) {
+      if (piece.length === 1) found.push(piece);
+      else for (let i = 0; i + 1 < piece.length; i++) found.push(piece.slice(i, i + 2));
+    } else if (piece) {
+      const split = piece.replace(/([a-z])([A-Z])/g, "$1 $2");
+      const folded = split.normalize("NFKD").replace(/[^\x00-\x7f]/g, "").toLowerCase();
+      found.push(...(folded.match(/[a-z0-9]+/g) || []));
+    }
+  });
+  return found;
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 export function queryWords(query) {
   const all = words(query);
@@ -34,6 +49,10 @@ export function normalized(text) {
 const stemKeys = new Map();
 export function stemKey(word) {
   let key = stemKeys.get(word);
+  if (key === undefined && !ASCII.test(word)) {
+    key = word;  // a pair of CJK characters is its own key
+    stemKeys.set(word, key);
+  }
   if (key === undefined) {
     key = porter2(word);
     // Porter2 keeps a final "s" after a consonant (pdfs, llms): drop it so a plural meets its singular.
@@ -43,20 +62,24 @@ export function stemKey(word) {
   return key;
 }
 
+// The vocabulary file of a word: its first two characters, or "_" and the hex code of a non-ASCII first one.
 export function prefix2(word) {
-  return word.slice(0, 2);
+  return ASCII.test(word.slice(0, 1)) ? word.slice(0, 2) : "_" + word.codePointAt(0).toString(16);
 }
 
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
 export function bucketOf(word, buckets) {
-  const key = stemKey(word);
   let hash = 2166136261;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
+  for (const byte of utf8.encode(stemKey(word))) hash = Math.imul(hash ^ byte, 16777619) >>> 0;
   return hash % buckets;
 }
 
 // The names file of a key: its first two letters or digits, whatever separates them.
 function namePrefix(key) {
-  return (key.match(/[a-z0-9]/g) || []).slice(0, 2).join("");
+  const letters = (key.match(/[a-z0-9]/g) || []).slice(0, 2).join("");
+  return letters || (key ? "_" + key.codePointAt(0).toString(16) : "");
 }
 
 function distance(a, b, limit) {
@@ -133,7 +156,7 @@ export function decodePostings(buffer) {
   const entries = new Map();
   while (at.offset < bytes.length) {
     const length = readVarint(bytes, at);
-    const word = String.fromCharCode(...bytes.subarray(at.offset, at.offset + length));
+    const word = fromUtf8.decode(bytes.subarray(at.offset, at.offset + length));
     at.offset += length;
     const count = readVarint(bytes, at);
     const docs = new Array(count);

@@ -194,11 +194,13 @@ def manifest(meta: dict, buckets: int, present: dict[str, str]) -> dict:
         "soft_words": sorted(SOFT_WORDS),
         "present": present,
         "files": {
-            "vocabulary": "vocab/{first two characters of the word}.json: {word: document frequency}",
+            "vocabulary": "vocab/{first two characters of the word, or _ and the hex code of a non-ASCII first "
+            "character}.json: {word: document frequency}",
             "postings": "postings/{FNV-1a 32 of the word's stem key, modulo buckets}.bin: per word, varint length, "
             "ASCII word, varint count, then count pairs of varints (document gap, tf_scale * pseudo-frequency "
             "* 32 + field bits)",
-            "names": "names/{first two letters or digits of the key}.json: {normalized name or id: [documents]}",
+            "names": "names/{first two ASCII letters or digits of the key, or _ and the hex code of its first "
+            "character}.json: {normalized name or id: [documents]}",
             "documents": "docs/{document // doc_chunk}.json: [id, name, description, tier, risk, last_updated, "
             "category, dialects, version] or null",
             "filters": "filters/{category|tier|risk|dialect}.json: {value: [documents]}",

@@ -56,7 +56,7 @@ class WeightedWords(fields.FieldType):
         self.vector = None
 
     def index(self, value, **kwargs):
-        return ((word.encode("ascii"), 1, float(weight), b"") for word, weight in value)
+        return ((word.encode("utf-8"), 1, float(weight), b"") for word, weight in value)
 
 
 class BulkWords:
@@ -102,7 +102,7 @@ class BulkWords:
             self.pool.add(item)
             return
         index = self.term_index
-        self.term_ids.append(index.setdefault(term.decode("ascii"), len(index)))
+        self.term_ids.append(index.setdefault(term.decode("utf-8"), len(index)))
         self.docnums.append(docnum)
         self.weights.append(weight)
 
@@ -135,7 +135,7 @@ class BulkWords:
         writer = self.fieldwriter
         writer.start_field(self.FIELD, schema[self.FIELD])
         for first, last in zip(starts.tolist(), ends.tolist(), strict=True):
-            writer.start_term(by_rank[term_rank[first]].encode("ascii"))
+            writer.start_term(by_rank[term_rank[first]].encode("utf-8"))
             postings = writer._postwriter
             limit = postings._blocklimit
             for start in range(first, last, limit):
@@ -359,7 +359,7 @@ class IndexPostings:
     def postings(self, word: str) -> tuple[np.ndarray, np.ndarray]:
         ids: list[np.ndarray] = []
         weights: list[np.ndarray] = []
-        term = word.encode("ascii", "replace")
+        term = word.encode("utf-8")
         for leaf, offset in self.leaves:
             if ("words", term) not in leaf._terms:
                 continue

@@ -25,9 +25,10 @@ FOLDER = "search"
 
 
 def name_shard(key: str) -> str | None:
-    """The names file a normalized name or an id lives in: its first two letters or digits."""
+    """The names file a normalized name or an id lives in: its first two ASCII letters or digits, or for a
+    name without any, `_` and the hex code of its first character."""
     letters = "".join(c for c in key if c.isascii() and c.isalnum())[:2]
-    return letters or None
+    return letters or (f"_{ord(key[0]):x}" if key else None)
 
 
 def encode_varint(value: int, out: bytearray) -> None:
@@ -65,7 +66,7 @@ def encode_postings(entries: Iterable[tuple[str, np.ndarray, np.ndarray]]) -> by
     """
     out = bytearray()
     for word, documents, weights in entries:
-        data = word.encode("ascii")
+        data = word.encode("utf-8")
         encode_varint(len(data), out)
         out += data
         encode_varint(len(documents), out)
@@ -95,7 +96,7 @@ def decode_postings(packed: bytes) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
     while position < len(data):
         length = varint()
-        word = data[position : position + length].decode("ascii")
+        word = data[position : position + length].decode("utf-8")
         position += length
         count = varint()
         documents = np.cumsum([varint() for _ in range(count)], dtype=np.int64)

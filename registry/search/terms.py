@@ -34,7 +34,10 @@ def index_words(text: str) -> list[str]:
 
 
 def stem_key(word: str) -> str:
-    """The Snowball stem, with a final "s" that Porter2 keeps after consonants dropped (pdfs ~ pdf, llms ~ llm)."""
+    """The Snowball stem, with a final "s" that Porter2 keeps after consonants dropped (pdfs ~ pdf, llms ~ llm);
+    a pair of CJK characters as it is."""
+    if not word.isascii():
+        return word
     key = stem(word)
     if len(key) > 3 and key[-1] == "s" and key[-2] not in "su":
         key = key[:-1]
@@ -42,13 +45,15 @@ def stem_key(word: str) -> str:
 
 
 def prefix2(word: str) -> str:
-    return word[:2]
+    """The vocabulary file a word is listed in: its first two characters, or `_` and the hex code of its first
+    character when that is not ASCII (file names and URLs stay ASCII)."""
+    return word[:2] if word[:1].isascii() else f"_{ord(word[0]):x}"
 
 
 def bucket_of(word: str, buckets: int) -> int:
     """FNV-1a (32 bit) of the word's stem key: every form of a stem lands in the same postings file."""
     value = 2166136261
-    for byte in stem_key(word).encode("ascii", "replace"):
+    for byte in stem_key(word).encode("utf-8"):
         value = ((value ^ byte) * 16777619) & 0xFFFFFFFF
     return value % buckets
 

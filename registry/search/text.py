@@ -24,11 +24,22 @@ SOFT_WORDS = frozenset(
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+# Han, kana and hangul: written without spaces between words, so read as overlapping pairs of characters.
+_CJK_RUN = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+)")
+
+
 def words(text: str) -> list[str]:
-    """Lowercase ASCII words; accents folded, camelCase and kebab-case split."""
-    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text or "")
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return _WORD.findall(folded)
+    """Lowercase ASCII words (accents folded, camelCase and kebab-case split), and each pair of adjacent
+    Chinese, Japanese or Korean characters (a lone one alone), in the order the text has them."""
+    found: list[str] = []
+    for position, piece in enumerate(_CJK_RUN.split(text or "")):
+        if position % 2:
+            found += [piece] if len(piece) == 1 else [piece[i : i + 2] for i in range(len(piece) - 1)]
+        elif piece:
+            piece = re.sub(r"([a-z])([A-Z])", r"\1 \2", piece)
+            folded = unicodedata.normalize("NFKD", piece).encode("ascii", "ignore").decode().lower()
+            found += _WORD.findall(folded)
+    return found
 
 
 def query_words(query: str) -> list[str]:

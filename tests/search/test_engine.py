@@ -160,3 +160,16 @@ def test_weights_carry_exactly_the_fields_a_word_is_in(fields):
         assert pseudo > 0
         holding = {f for f, text in fields.items() if word in words(text)}
         assert bits == sum(FIELD_BITS[f] for f in holding)
+
+
+def test_chinese_japanese_and_korean_are_searched_by_character_pairs():
+    assert words("劳动合同 Deploy") == ["劳动", "动合", "合同", "deploy"]
+    assert words("维") == ["维"]
+    docs = [
+        document("a/legal", "法律分析", description="分析劳动合同纠纷，给出维权建议。"),
+        document("b/notes", "notes", description="Take notes about contracts."),
+    ]
+    (result,) = search(MemorySource(docs), "劳动合同维权", {}, 5)
+    assert result.record.id == "a/legal"
+    assert {f.field for f in result.matches["劳动"].fields} == {"description"}
+    assert ids("法律分析", docs) == ["a/legal"] and search(MemorySource(docs), "法律分析", {}, 1)[0].exact

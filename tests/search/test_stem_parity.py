@@ -58,3 +58,29 @@ def test_known_stems_on_both_sides(tmp_path):
     }  # fmt: skip
     assert {word: stem(word) for word in examples} == examples
     assert dict(zip(examples, javascript_stems(list(examples), tmp_path), strict=True)) == examples
+
+
+SEARCH_RANK_JS = REPO_ROOT / "static" / "search-rank.js"
+
+
+def test_python_and_javascript_split_and_key_every_corpus_text_alike(corpus, tmp_path):
+    """words (ASCII words and CJK character pairs), stem keys, vocabulary files and postings buckets: the site
+    finds a word in the file the build wrote it to only if both sides compute all four alike."""
+    from registry.search.terms import bucket_of, prefix2, stem_key
+
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(corpus.rglob("SKILL.md"))]
+    texts += ["公司违法解除劳动合同，我该怎么维权", "deployMyApp 한국어 カ ＡＢＣ café", ""]
+    listed = tmp_path / "texts.json"
+    listed.write_text(json.dumps(texts))
+    script = (
+        f"const fs = require('fs'); import({json.dumps(SEARCH_RANK_JS.as_uri())}).then(m => {{"
+        f"const ts = JSON.parse(fs.readFileSync({json.dumps(str(listed))}, 'utf8'));"
+        "const split = ts.map(m.words); const all = [...new Set(split.flat())].sort();"
+        "process.stdout.write(JSON.stringify({split, keys: all.map(w => [w, m.stemKey(w), m.prefix2(w),"
+        " m.bucketOf(w, 4096)])})); })"
+    )
+    result = json.loads(subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout)
+    assert result["split"] == [words(text) for text in texts]
+    all_words = sorted({w for text in texts for w in words(text)})
+    assert result["keys"] == [[w, stem_key(w), prefix2(w), bucket_of(w, 4096)] for w in all_words]
+    assert "维权" in all_words and "deploy" in all_words
