@@ -26,7 +26,18 @@ from typing import Any
 from registry.config import PACKAGE_ROOT
 
 SCHEMA_VERSION = 1
-_LIBRARIES = ("jinja2", "cmarkgfm", "nh3", "pygments", "pyyaml", "semver", "whoosh3", "orjson", "PyStemmer")
+_LIBRARIES = (
+    "jinja2",
+    "cmarkgfm",
+    "nh3",
+    "pygments",
+    "pyyaml",
+    "semver",
+    "whoosh3",
+    "orjson",
+    "PyStemmer",
+    "rapidfuzz",
+)
 
 
 def code_fingerprint(*folders: Path) -> str:

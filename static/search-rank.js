@@ -115,7 +115,7 @@ function doubledLetterApart(q, f) {
 }
 
 // How far a typed word is from an index word: null when it is not a typo of it.
-function typoDistance(word, candidate) {
+export function typoDistance(word, candidate) {
   if (doubledLetterApart(word, candidate)) return 1;
   const budget = typoBudget(word);
   if (budget === 0) return null;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from array import array
 from dataclasses import dataclass
 
 import orjson
@@ -30,12 +31,27 @@ class SearchDocument:
     risk: str
     dialects: tuple[str, ...]
     last_updated: str
-    words: tuple[tuple[str, int], ...]  # (word, weight) sorted by word: terms.word_weights
+    # Every word the skill says, sorted, separated by spaces, and its weight (terms.word_weights) in `weights`,
+    # uint32 in native order: two objects a skill instead of a tuple a word, for a registry's worth in memory.
+    words: str
+    weights: bytes
+
+    @classmethod
+    def pack(cls, weighted: dict[str, int]) -> tuple[str, bytes]:
+        ordered = sorted(weighted)
+        return " ".join(ordered), array("I", [weighted[word] for word in ordered]).tobytes()
+
+    def word_weights(self) -> list[tuple[str, int]]:
+        return list(zip(self.word_list(), array("I", self.weights), strict=True))
+
+    def word_list(self) -> list[str]:
+        return self.words.split(" ") if self.words else []
 
     @property
     def key(self) -> str:
         """Changes exactly when anything indexed changes: unchanged documents are not re-indexed."""
-        return hashlib.sha256(orjson.dumps(self)).hexdigest()
+        fields = [getattr(self, name) for name in self.__dataclass_fields__ if name != "weights"]
+        return hashlib.sha256(orjson.dumps(fields) + self.weights).hexdigest()
 
     @property
     def normalized_name(self) -> str:
@@ -64,13 +80,17 @@ def meta_text(skill: Skill) -> str:
 
 
 def make_document(skill: Skill, tier: str, last_updated: str | None) -> SearchDocument:
-    fields = {
-        "name": skill.display_name,
-        "tags": " ".join(skill.tags) + " " + (skill.category or ""),
-        "description": skill.description or "",
-        "meta": meta_text(skill),
-        "body": skill.document.body[:MAX_BODY_CHARS],
-    }
+    words, weights = SearchDocument.pack(
+        word_weights(
+            {
+                "name": skill.display_name,
+                "tags": " ".join(skill.tags) + " " + (skill.category or ""),
+                "description": skill.description or "",
+                "meta": meta_text(skill),
+                "body": skill.document.body[:MAX_BODY_CHARS],
+            }
+        )
+    )
     return SearchDocument(
         id=skill.id,
         name=skill.display_name,
@@ -83,5 +103,6 @@ def make_document(skill: Skill, tier: str, last_updated: str | None) -> SearchDo
         risk=skill.risk_level,
         dialects=tuple(skill.dialects),
         last_updated=last_updated or "",
-        words=tuple(sorted(word_weights(fields).items())),
+        words=words,
+        weights=weights,
     )

@@ -35,8 +35,8 @@ from whoosh.codec.whoosh3 import W3LeafMatcher
 from registry.search.documents import SearchDocument
 from registry.search.terms import prefix2
 
-# 3: every word of the body, one weight per word (registry/search/terms.py); stable slots.
-SCHEMA_VERSION = "3"
+# 3: every word of the body, one weight per word (registry/search/terms.py); stable slots. 4: UTF-8 words.
+SCHEMA_VERSION = "4"
 VOCABULARY = "vocabulary"
 
 
@@ -79,10 +79,11 @@ class BulkWords:
         self.docnums = array("I")
         self.weights = array("f")
 
-    def add_words(self, docnum: int, words: Sequence[tuple[str, int]]) -> None:
+    def add_words(self, docnum: int, words: Sequence[str], weights: bytes) -> None:
+        """A document's words and their weights (uint32, as SearchDocument keeps them)."""
         index = self.term_index
-        self.term_ids.extend([index.setdefault(word, len(index)) for word, _ in words])
-        self.weights.extend([weight for _, weight in words])
+        self.term_ids.extend([index.setdefault(word, len(index)) for word in words])
+        self.weights.frombytes(np.frombuffer(weights, dtype=np.uint32).astype(np.float32).tobytes())
         self.docnums.extend(repeat(docnum, len(words)))
 
     def document_frequencies(self) -> dict[str, int]:
@@ -183,8 +184,8 @@ class IndexStats:
 
 
 def _open_or_create(directory: Path, code: str) -> tuple[index.Index, dict[str, list]]:
-    """The index and its skills (id -> [slot, key, words]), or a new empty index when they do not agree or
-    another version of the code made them."""
+    """The index and its skills (id -> [slot, key, its words separated by spaces]), or a new empty index
+    when they do not agree or another version of the code made them."""
     marker = directory / "SCHEMA_VERSION"
     state = directory / "state.json"
     if (
@@ -254,7 +255,8 @@ def update_index(directory: Path, documents: Iterable[SearchDocument], code: str
     if changed or removed:
         vocabulary = _read_vocabulary(directory)
         for doc_id in removed + [doc.id for doc in changed if doc.id in slots]:
-            slot, _, old_words = slots[doc_id]
+            slot, _, old = slots[doc_id]
+            old_words = old.split(" ") if old else []
             changed_words.update(old_words)
             changed_slots.add(slot)
             vocabulary.subtract(old_words)
@@ -266,7 +268,7 @@ def update_index(directory: Path, documents: Iterable[SearchDocument], code: str
             writer.delete_by_term("id", doc_id)
         for doc in changed:
             slot = assigned[doc.id]
-            slots[doc.id] = [slot, doc.key, [word for word, _ in doc.words]]
+            slots[doc.id] = [slot, doc.key, doc.words]
             changed_slots.add(slot)
             exact = [doc.normalized_name, doc.id] if doc.normalized_name else [doc.id]
             docnum = writer.docnum
@@ -276,7 +278,7 @@ def update_index(directory: Path, documents: Iterable[SearchDocument], code: str
                 version=doc.version, tier=doc.tier, risk=doc.risk, dialect=",".join(doc.dialects),
                 last_updated=doc.last_updated,
             )  # fmt: skip
-            bulk.add_words(docnum, doc.words)
+            bulk.add_words(docnum, doc.word_list(), doc.weights)
         added = bulk.document_frequencies()
         changed_words.update(added)
         vocabulary.update(added)

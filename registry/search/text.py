@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from rapidfuzz.distance import OSA
+
 STOP_WORDS = frozenset(
     (
         "a about am an and are as at be been but by can could did do does for from has have how i if in into "
@@ -48,22 +50,10 @@ def query_words(query: str) -> list[str]:
 
 
 def distance(a: str, b: str, limit: int) -> int:
-    """Damerau-Levenshtein distance (adjacent swaps count 1), giving up beyond `limit`."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cost = 0 if ca == cb else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        if min(current) > limit:
-            return limit + 1
-        previous2, previous = previous, current
-    return previous[-1]
+    """Optimal string alignment distance (Damerau-Levenshtein where adjacent swaps count 1), or `limit + 1`
+    beyond `limit`: RapidFuzz's C++ implementation; static/search-rank.js has its own, checked against this one
+    by tests/search/test_stem_parity.py."""
+    return OSA.distance(a, b, score_cutoff=limit)
 
 
 def typo_budget(word: str) -> int:

@@ -12,10 +12,11 @@ from registry.search.terms import normalized, prefix2, word_weights
 
 def document(skill_id, name, tier="community", risk="low", updated="", tags="", description="", meta="", body=""):
     fields = {"name": name, "tags": tags, "description": description, "meta": meta, "body": body}
+    words, weights = SearchDocument.pack(word_weights(fields))
     return SearchDocument(
         id=skill_id, name=name, description=description, tags=tuple(tags.split()), category="", publisher="p",
         version="", tier=tier, risk=risk, dialects=("agent-skills",), last_updated=updated,
-        words=tuple(sorted(word_weights(fields).items())),
+        words=words, weights=weights,
     )  # fmt: skip
 
 
@@ -28,7 +29,7 @@ class MemorySource:
         self.size = slot_count(len(documents))
         postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
         for number, doc in sorted(self.documents.items()):
-            for word, weight in doc.words:
+            for word, weight in doc.word_weights():
                 postings[word].append((number, weight))
         self._postings = {w: (np.array([d for d, _ in p]), np.array([x for _, x in p])) for w, p in postings.items()}
         self._vocabulary: dict[str, dict[str, int]] = defaultdict(dict)

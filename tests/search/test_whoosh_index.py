@@ -26,7 +26,7 @@ def expected_postings(documents):
     slots = assign_slots(d.id for d in documents)
     found = {}
     for doc in documents:
-        for word, weight in doc.words:
+        for word, weight in doc.word_weights():
             found.setdefault(word, []).append((slots[doc.id], weight))
     return {word: sorted(postings) for word, postings in found.items()}
 
