@@ -174,3 +174,33 @@ def run_site_queries(browser, url: str) -> dict[str, list[str]]:
         results[item["query"]] = [href.split("/skills/", 1)[1].rstrip("/") for href in hrefs][:TOP]
     page.close()
     return results
+
+
+def test_a_first_query_in_the_browser_fetches_what_the_reference_reader_reads(corpus_site, browser):
+    """bench/search_download.py counts a first query's bytes with registry/search/shards.py's reader: the page
+    must ask for exactly those files (and nothing else under search/), so the bench measures what a browser does."""
+    from browser_support import serve
+
+    from registry.search import engine
+    from registry.search.shards import ShardSource
+
+    served = serve(corpus_site)
+    try:
+        for query in ("make a plan for this coding task before I start", "dokerfile", "公司违法解除劳动合同", "skil"):
+            page = browser.new_page()
+            fetched: list[str] = []
+            page.on(
+                "request",
+                lambda r, into=fetched: into.append(r.url.split("/search/", 1)[1]) if "/search/" in r.url else None,
+            )
+            page.goto(served.url + "search/")
+            page.wait_for_selector("form[data-ready]")
+            hrefs = page.evaluate("q => window.__skillSearch(q)", query)
+            page.close()
+            source = ShardSource(corpus_site)
+            expected = [r.record.id for r in engine.search(source, query, {}, 20)]
+            read = {"manifest.json"} | {f for f in source.fetched if (corpus_site / "search" / f).is_file()}
+            assert [h.split("/skills/", 1)[1].rstrip("/") for h in hrefs] == expected, query
+            assert {f for f in fetched if f} == read, query
+    finally:
+        served.close()
