@@ -15,6 +15,7 @@ from urllib.parse import quote
 from registry.discovery import v1_path_ok
 
 V1_DIR = ".well-known/skills"  # the v0.1 discovery layout: older `skills` CLIs fetch {base}/V1_DIR/{name}/{file}
+V2_DIR = ".well-known/agent-skills"  # the v0.2 discovery layout, at the site root and below each skill page
 RAW_DIR = "raw"
 
 
@@ -32,6 +33,11 @@ class SiteUrls:
     @staticmethod
     def skill_page_file(skill_id: str) -> str:
         return f"skills/{skill_id}/index.html"
+
+    @staticmethod
+    def skill_index_file(skill_id: str) -> str:
+        """The skill's own v0.2 discovery index: the `skills` CLI (1.7) reads only this one for the page's URL."""
+        return f"skills/{skill_id}/{V2_DIR}/index.json"
 
     @staticmethod
     def root_from(page_file: str) -> str:

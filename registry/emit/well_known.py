@@ -4,6 +4,10 @@
   `skill-md` for a SKILL.md-only skill, a deterministic `.tar.gz` archive otherwise, each with
   the sha256 of the exact bytes served. URLs are relative to the index, so the site works under
   any base path.
+- `/skills/<id>/.well-known/agent-skills/index.json`: the same v0.2 index with the skill's one entry,
+  its URL leading back to the root artifact (nothing is written twice). The `skills` CLI (1.7)
+  treats a URL with a path as a scope and reads only the index below it, so the skill page's URL
+  is an install source: `npx skills add https://<site>/skills/<id>/`.
 - `/.well-known/skills/index.json` (v0.1, read by CLIs before 1.4.6): `files[]` with SKILL.md
   first, each listed file served under `/.well-known/skills/<name>/`. That is the file's one home
   on the site (urls.FileHomes; emit/files.py writes it), not a copy. Older clients reject the whole
@@ -26,7 +30,7 @@ import semver
 from registry.discovery import ustar_fits
 from registry.emit.archive import build_tar_gz
 from registry.emit.files import served_paths
-from registry.emit.urls import V1_DIR, FileHomes
+from registry.emit.urls import V1_DIR, V2_DIR, FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.model import Skill
 
@@ -34,7 +38,6 @@ if TYPE_CHECKING:
     from registry.emit.registry import SiteContext, SkillContext
 
 SCHEMA_V2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
-V2_DIR = ".well-known/agent-skills"
 
 
 def sha256(data: bytes) -> str:
@@ -92,6 +95,18 @@ def is_archive(skill: Skill, contents: Mapping[str, bytes]) -> bool:
     return served_paths(skill, contents) != ["SKILL.md"]
 
 
+def skill_index_entry(root_entry: dict, skill_id: str) -> dict:
+    """The root index's entry as the skill's own index lists it: its URL, relative to the root index's
+    folder, made relative to the per-skill index instead, so the site still works under any base path."""
+    to_root = SiteUrls.root_from(SiteUrls.skill_index_file(skill_id))
+    return {**root_entry, "url": f"{to_root}{V2_DIR}/{root_entry['url']}"}
+
+
+def emit_skill_index(writer: SiteWriter, skill_id: str, root_entry: dict) -> None:
+    index = {"$schema": SCHEMA_V2, "skills": [skill_index_entry(root_entry, skill_id)]}
+    writer.write_json(SiteUrls.skill_index_file(skill_id), index, pretty=True)
+
+
 def emit_indexes(writer: SiteWriter, entries: Iterable[DiscoveryEntries]) -> None:
     ordered = sorted(entries, key=lambda e: e.v2["name"])
     writer.write_json(f"{V2_DIR}/index.json", {"$schema": SCHEMA_V2, "skills": [e.v2 for e in ordered]}, pretty=True)
@@ -100,7 +115,8 @@ def emit_indexes(writer: SiteWriter, entries: Iterable[DiscoveryEntries]) -> Non
 
 @dataclass(frozen=True)
 class WellKnown:
-    """Per skill its artifacts under its discovery name (when it has one); per site the two indexes."""
+    """Per skill its artifacts under its discovery name and its own one-entry index (when it has a discovery
+    name); per site the two root indexes."""
 
     name: ClassVar[str] = "well_known"
     stage: ClassVar[str] = "emit"
@@ -108,9 +124,11 @@ class WellKnown:
     def skill(self, context: SkillContext, writer: SiteWriter) -> DiscoveryEntries | None:
         if context.discovery_name is None:
             return None
-        return emit_skill(
+        entries = emit_skill(
             writer, context.skill, context.discovery_name, context.homes, context.contents, context.executables
         )
+        emit_skill_index(writer, context.skill.id, entries.v2)
+        return entries
 
     def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[DiscoveryEntries | None]) -> None:
         emit_indexes(writer, [entries for entries in results if entries is not None])

@@ -142,15 +142,16 @@ def test_skill_page_of_each_dialect(site, open_page, dialect):
 def test_copy_install_puts_the_shown_command_on_the_clipboard(site, open_page):
     page, problems = open_page(permissions=["clipboard-read", "clipboard-write"])
     page.goto(f"{site.url}skills/datakit/csv-cleaner/")
-    for target in ("install-npx", "install-copy"):
+    for target in ("install-npx", "install-npx-site", "install-copy"):
         shown = page.inner_text(f"#{target}")
         button = page.locator(f"button[data-copy={target}]")
         expect(button).to_have_accessible_name("Copy command")
         button.click()
         expect(button).to_have_text("Copied")
         assert page.evaluate("navigator.clipboard.readText()") == shown
+    assert page.inner_text("#install-npx") == f"npx skills add {site.url}skills/datakit/csv-cleaner/"
     assert (
-        page.inner_text("#install-npx")
+        page.inner_text("#install-npx-site")
         == f"npx skills add {site.url} --skill {index(site)['datakit/csv-cleaner']['discovery_name']}"
     )
     assert problems == []

@@ -130,11 +130,17 @@ def test_toolchain_is_installed() -> None:
 
 
 class Site:
-    """A site built from `source` and served on 127.0.0.1, recording every request it answers."""
+    """A site built from `source` and served on 127.0.0.1, recording every request it answers.
 
-    def __init__(self, source: Path, out: Path) -> None:
+    With `sub_path`, the site is served under /<sub_path>/ (a GitHub Pages project site), from the
+    folder that holds `out`, which must be named after it.
+    """
+
+    def __init__(self, source: Path, out: Path, sub_path: str = "") -> None:
+        assert not sub_path or out.name == sub_path, f"serve {out} under /{out.name}/"
         self.source = source
         self.out = out
+        served_folder = out.parent if sub_path else out
         self._requests: list[tuple[str, str, int]] = []
         lock = threading.Lock()
         requests = self._requests
@@ -145,9 +151,9 @@ class Site:
                     requests.append((self.command, self.path.split("?", 1)[0], int(code) if str(code).isdigit() else 0))
 
         # Bind first: the base URL (and so the port) must be known before the build.
-        self.server = make_server(out, "127.0.0.1", 0)
-        self.server.RequestHandlerClass = functools.partial(Recording, directory=str(out))
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.server = make_server(served_folder, "127.0.0.1", 0)
+        self.server.RequestHandlerClass = functools.partial(Recording, directory=str(served_folder))
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}" + (f"/{sub_path}" if sub_path else "")
         self._thread = threading.Thread(
             target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, name="interop-site", daemon=True
         )
@@ -159,6 +165,13 @@ class Site:
 
     def names(self, layout: str) -> list[str]:
         return [entry["name"] for entry in self.index(layout)["skills"]]
+
+    def page_install_source(self, skill_id: str) -> str:
+        """The URL the skill page's copy-install command (`npx skills add <url>`) installs from."""
+        page = (self.out / "skills" / skill_id / "index.html").read_text(encoding="utf-8")
+        commands = re.findall(r'<code id="install-npx">npx skills add (\S+)</code>', page)
+        assert len(commands) == 1, f"{skill_id}: the page shows {commands}"
+        return commands[0]
 
     def mark(self) -> int:
         return len(self._requests)
@@ -191,8 +204,9 @@ class Run:
         return f"{self.cli.id} exited {self.proc.returncode}; output:\n{self.output[-6000:]}"
 
 
-def run_cli(cli: Cli, site: Site, work: Path, *args: str) -> Run:
-    """`skills add <site> ARGS` in a scratch project with a private HOME, stdin closed, no telemetry."""
+def run_cli(cli: Cli, site: Site, work: Path, *args: str, source: str | None = None) -> Run:
+    """`skills add <site> ARGS` (or `skills add <source> ARGS`) in a scratch project with a private HOME,
+    stdin closed, no telemetry."""
     home, project, tmp = work / "home", work / "project", work / "tmp"
     for folder in (home, project, tmp):
         folder.mkdir(parents=True, exist_ok=True)
@@ -212,7 +226,7 @@ def run_cli(cli: Cli, site: Site, work: Path, *args: str) -> Run:
     mark = site.mark()
     try:
         proc = subprocess.run(
-            [str(NODE), str(cli.script), "add", site.url, *args],
+            [str(NODE), str(cli.script), "add", source or site.url, *args],
             cwd=project,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -470,3 +484,80 @@ def test_a_title_case_name_installs_under_its_folder_name(cli: Cli, title_case_s
         got = tree(check_installed_folder(run, name))
         assert got == tree(source_folder(title_case_site.source, name)), f"{cli.id} {name}: installed files differ"
     check_fetched(run, title_case_site)
+
+
+# --------------------------------------------------------------------------- a skill page's URL as the source
+
+PAGE_INSTALLS = ("datakit/csv-cleaner", "opsworks/log-triage", "acme-devtools/api-docs-writer")  # archives, skill-md
+SCOPING_CLIS = tuple(cli for cli in CLIS if cli.version in ("1.7.4", "1.5.18"))  # read the index below a URL's path
+
+
+def check_page_install(run: Run, site: Site, skill_id: str) -> None:
+    """Only this skill was installed, byte for byte, from its own index and the root artifact it names."""
+    assert run.proc.returncode == 0, run.describe()
+    name = site.result.discovery[skill_id]
+    assert sorted(p.name for p in run.skills_dir.iterdir()) == [name], run.describe()
+    got = tree(check_installed_folder(run, name))
+    expected = tree(source_folder(site.source, name))
+    assert sorted(got) == sorted(expected), f"{run.cli.id} {skill_id}: installed files differ"
+    for path, data in expected.items():
+        assert got[path] == data, f"{run.cli.id} {skill_id}/{path}: installed bytes differ from the source"
+    site_path = urlsplit(site.url).path
+    own_index = f"{site_path}/skills/{skill_id}/.well-known/agent-skills/index.json"
+    (entry,) = json.loads((site.out / "skills" / skill_id / ".well-known/agent-skills/index.json").read_bytes())[
+        "skills"
+    ]
+    artifact = urlsplit(urljoin(site.url + own_index.removeprefix(site_path), entry["url"])).path
+    gets = [(path, code) for method, path, code in run.requests if method == "GET"]
+    assert (own_index, 200) in gets and (artifact, 200) in gets, f"{run.cli.id}: {gets}"
+    # Not the whole registry: the CLI reads the root indexes too (a scope leaves them out), but downloads
+    # no other skill's artifact.
+    others = [
+        path for path, _ in gets
+        if "/.well-known/" in path and not path.endswith("/index.json") and path != artifact
+    ]  # fmt: skip
+    assert not others, f"{run.cli.id} downloaded more than {skill_id}: {others}"
+    check_lock(run, site, [name])
+
+
+@pytest.mark.parametrize("cli", SCOPING_CLIS, ids=lambda c: c.id)
+def test_install_three_skills_by_their_page_url(cli: Cli, site: Site, tmp_path: Path) -> None:
+    """What a skill page tells people to run: `npx skills add <the page's URL>`."""
+    for skill_id in PAGE_INSTALLS:
+        source = site.page_install_source(skill_id)
+        assert source == f"{site.url}/skills/{skill_id}/"
+        run = run_cli(cli, site, tmp_path / skill_id, "--agent", "claude-code", "--copy", "--yes", source=source)
+        check_page_install(run, site, skill_id)
+
+
+@pytest.fixture(scope="module")
+def sub_path_site(toolchain: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The repository's skills as a GitHub Pages project site: http://127.0.0.1:PORT/registry/."""
+    served = Site(SKILLS_INDEX, tmp_path_factory.mktemp("sub-path-site") / "registry", sub_path="registry")
+    yield served
+    served.close()
+
+
+def test_install_from_a_site_under_a_sub_path(sub_path_site: Site, tmp_path: Path) -> None:
+    """Both of a page's commands, with 1.7.4, against a site whose base URL has a path."""
+    cli = CLIS[0]
+    skill_id = "datakit/csv-cleaner"
+    source = sub_path_site.page_install_source(skill_id)
+    assert source == f"{sub_path_site.url}/skills/{skill_id}/" and urlsplit(source).path.startswith("/registry/")
+    run = run_cli(cli, sub_path_site, tmp_path / "page", "--agent", "claude-code", "--copy", "--yes", source=source)
+    check_page_install(run, sub_path_site, skill_id)
+
+    name = sub_path_site.result.discovery[skill_id]
+    run = run_cli(
+        cli, sub_path_site, tmp_path / "site", "--skill", name, "--agent", "claude-code", "--copy", "--yes",
+        source=sub_path_site.url + "/",
+    )  # fmt: skip
+    assert run.proc.returncode == 0, run.describe()
+    assert [p.name for p in run.skills_dir.iterdir()] == [name], run.describe()
+    assert tree(check_installed_folder(run, name)) == tree(source_folder(SKILLS_INDEX, name))
+    answered = {path for method, path, code in run.requests if method == "GET" and code == 200}
+    assert "/registry/.well-known/agent-skills/index.json" in answered, sorted(answered)
+    # The CLI also probes the host's root; nothing of the site is there.
+    outside = {(path, code) for _, path, code in run.requests if not path.startswith("/registry/")}
+    assert all(code == 404 for _, code in outside), sorted(outside)
+    check_lock(run, sub_path_site, [name])
