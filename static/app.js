@@ -77,9 +77,22 @@
           var params = new URLSearchParams();
           if (input.value) params.set("q", input.value);
           active.forEach(function (select) { params.set(select.name, select.value); });
+          if (sorter && sorter.value) params.set(sorter.name, sorter.value);
           var query = params.toString();
           window.history.replaceState(null, "", query ? "?" + query : window.location.pathname);
         }
+      };
+      // Sorting reorders the cards in place; the order of the page (by address) breaks ties.
+      var sorter = form.querySelector("select[data-sort]");
+      var sortCards = function () {
+        var key = sorter.value.replace(/-asc$/, "");
+        var direction = /-asc$/.test(sorter.value) ? 1 : -1;
+        var order = items.map(function (item, index) { return index; });
+        if (key) {
+          var value = function (index) { return Number(items[index].getAttribute("data-" + key)) || 0; };
+          order.sort(function (a, b) { return (value(a) - value(b)) * direction || a - b; });
+        }
+        order.forEach(function (index) { list.appendChild(items[index]); });
       };
       var params = new URLSearchParams(window.location.search);
       input.value = params.get("q") || "";
@@ -88,6 +101,12 @@
         if (wanted && Array.prototype.some.call(select.options, function (o) { return o.value === wanted; })) select.value = wanted;
         select.addEventListener("change", function () { apply(true); });
       });
+      if (sorter) {
+        var wantedSort = params.get(sorter.name);
+        if (wantedSort && Array.prototype.some.call(sorter.options, function (o) { return o.value === wantedSort; })) sorter.value = wantedSort;
+        sorter.addEventListener("change", function () { sortCards(); apply(true); });
+        sortCards();
+      }
       apply(false);
       input.addEventListener("input", function () { apply(true); });
       form.addEventListener("submit", function (event) { event.preventDefault(); });

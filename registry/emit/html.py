@@ -59,6 +59,10 @@ class Card:
     risk: str
     category_inferred: bool
     version_valid: bool
+    # Estimated context cost (registry/score/context_cost.py): name and description, body, references.
+    description_tokens: int
+    body_tokens: int
+    reference_tokens: int
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,9 @@ def make_card(skill: Skill, repository: RepositoryInfo, assessment: Assessment) 
         risk=skill.risk_level,
         category_inferred=skill.category_inferred,
         version_valid=assessment.version_valid,
+        description_tokens=assessment.context.description_tokens if assessment.context else 0,
+        body_tokens=assessment.context.body_tokens if assessment.context else 0,
+        reference_tokens=assessment.context.reference_tokens if assessment.context else 0,
     )
 
 

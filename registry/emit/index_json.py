@@ -96,6 +96,7 @@ def skill_entry(
         },
         "capabilities": capabilities.index_entry(assessment.risk.card, skill.location.rel_folder),
         "clones": [clone.to_json() for clone in assessment.clones],
+        "context_cost": assessment.context.to_json() if assessment.context else None,
         "dialects": skill.dialects,
         "allowed_tools": skill.allowed_tools,
         "extensions": skill.extensions,

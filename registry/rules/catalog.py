@@ -8,7 +8,7 @@ from registry import discovery, lifecycle, skill_jobs, versions
 from registry.dialects import DIALECTS
 from registry.rules import fields, layout, pull_request, reading
 from registry.rules.base import Rule
-from registry.score import categories, trust
+from registry.score import categories, context_cost, trust
 from registry.score.risk.assessment import RULES as RISK_RULES
 
 AREAS: tuple[tuple[str, tuple[Rule, ...]], ...] = (
@@ -19,6 +19,7 @@ AREAS: tuple[tuple[str, tuple[Rule, ...]], ...] = (
     ("Versions and checksums", versions.RULES),
     ("Risk (static analysis)", RISK_RULES),
     ("Categories and tags", categories.RULES),
+    ("Context cost", context_cost.RULES),
     ("Trust", trust.RULES),
     ("Lifecycle", lifecycle.RULES),
     ("Pull request checks", pull_request.RULES),

@@ -17,6 +17,7 @@ from registry.policy import RISK_LEVELS, Policy
 from registry.score.categories import Categorisation, categorise
 from registry.score.clone_rules import Clone, Fingerprint
 from registry.score.clones import fingerprint
+from registry.score.context_cost import ContextCost, measure
 from registry.score.risk.assessment import RiskAssessment, assess
 from registry.score.trust import Trust, assess_trust
 from registry.versions import check_versions
@@ -31,6 +32,7 @@ class Assessment:
     trust: Trust
     risk_override: str | None  # the maintainer-approved reason when policy allows a risky skill
     clones: tuple[Clone, ...] = ()  # skills this one is mostly the same as (registry/score/clones.py)
+    context: ContextCost | None = None  # estimated tokens per loading step (registry/score/context_cost.py)
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class ContentScore:
     findings: tuple[Finding, ...]
     fingerprint: Fingerprint | None = None  # for the registry-wide clone stage (registry/score/clones.py)
     clones: tuple[Clone, ...] = ()  # set by that stage, never cached: it depends on the other skills
+    context: ContextCost | None = None
 
 
 def score_content(skill: Skill, contents: Mapping[str, bytes], policy: Policy) -> ContentScore:
@@ -49,9 +52,9 @@ def score_content(skill: Skill, contents: Mapping[str, bytes], policy: Policy) -
     skill.risk_level = risk.level
     categorisation = categorise(skill, policy.categories, policy.category_keywords)
     _apply_categorisation(skill, categorisation)
-    return ContentScore(
-        risk, categorisation, tuple(risk.findings) + tuple(categorisation.findings), fingerprint(contents)
-    )
+    context, context_findings = measure(skill, contents)
+    findings = tuple(risk.findings) + tuple(categorisation.findings) + context_findings
+    return ContentScore(risk, categorisation, findings, fingerprint(contents), context=context)
 
 
 def _apply_categorisation(skill: Skill, categorisation: Categorisation) -> None:
@@ -80,6 +83,7 @@ def score_history(skill: Skill, content: ContentScore, repository: RepositoryInf
         trust,
         override.reason if allowed else None,
         content.clones,
+        content.context,
     )
 
 
