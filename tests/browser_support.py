@@ -141,7 +141,9 @@ DOM_CONSTRUCTS = """
     }
     if (tag === "script" && !own.test(el.getAttribute("src") || "")) found.push(`<script src=${el.getAttribute("src")}>`);
     if (["iframe", "frame", "object", "embed", "base", "svg", "math", "style", "form", "portal"].includes(tag)) {
-      if (!(tag === "form" && el.matches(".header-search, .filter, .input-preview"))) found.push(`<${tag}>`);
+      const ours = (tag === "form" && el.matches(".header-search, .filter, .input-preview"))
+        || (tag === "svg" && el.matches("figure.chart > svg.chart-svg[role=img]"));  // the site's charts
+      if (!ours) found.push(`<${tag}>`);
     }
     if (tag === "meta" && el.httpEquiv) found.push(`<meta http-equiv=${el.httpEquiv}>`);
   }

@@ -234,7 +234,7 @@ class _ConstructFinder(HTMLParser):
 
 
 def _ours(tag: str, attributes: dict) -> bool:
-    """The site's own head elements: the script, the stylesheet, the icon and meta tags."""
+    """The site's own elements: the script, the stylesheet, the icon and meta tags, its forms and charts."""
     if tag == "script":
         return bool(re.fullmatch(r"/?(\.\./)*static/(app|search)\.js", attributes.get("src") or ""))
     if tag == "link":
@@ -248,6 +248,8 @@ def _ours(tag: str, attributes: dict) -> bool:
             "header-search",
             "filter search-form",
         )
+    if tag == "svg":  # the site's charts (templates/partials/chart.html): shapes and text, nothing that runs
+        return attributes.get("class") == "chart-svg" and attributes.get("role") == "img"
     if tag == "meta":
         refresh = attributes.get("http-equiv") == "refresh" and not re.search(
             r"url=\s*[a-z]+:", attributes.get("content", ""), re.I

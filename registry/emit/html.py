@@ -20,7 +20,7 @@ from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
 from registry.discovery import DISCOVERY_NOTE_CODES
-from registry.emit import capabilities, markdown, well_known
+from registry.emit import capabilities, charts, markdown, well_known
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -280,6 +280,7 @@ class HtmlEmitter:
             categories=listings["category"],
             publishers=listings["publisher"],
             dialects=sorted(dialects.items(), key=lambda item: (-item[1], item[0])),
+            charts=charts.chart_set(cards, has_history=self.site.commit is not None).home,
             page_title=self.site.title,
             page_description=f"{self.site.skill_count} agent skills, validated and ready to install.",
         )

@@ -23,12 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from registry.emit.ai_catalog import AiCatalog
 from registry.emit.feeds import Feeds
 from registry.emit.files import SkillFiles
 from registry.emit.html import HtmlPages
 from registry.emit.index_json import IndexJson
+from registry.emit.marketplaces import Marketplaces
 from registry.emit.search import SiteSearch
 from registry.emit.sitemap import Sitemap
+from registry.emit.stats import StatsPage
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.well_known import WellKnown
 from registry.emit.writer import SiteWriter
@@ -90,5 +93,6 @@ class Emitter(Protocol):
 
 
 EMITTERS: tuple[Emitter, ...] = (
-    SkillFiles(), WellKnown(), HtmlPages(), IndexJson(), Feeds(), Sitemap(), SiteSearch(),
+    SkillFiles(), WellKnown(), HtmlPages(), IndexJson(), Feeds(), Sitemap(), StatsPage(), AiCatalog(), SiteSearch(),
+    Marketplaces(),
 )  # fmt: skip

@@ -15,6 +15,7 @@ AXE = REPO_ROOT / "tests" / "interop" / "node_modules" / "axe-core" / "axe.min.j
 PAGES = [
     "",
     "browse/",
+    "stats/",  # the charts (the home page has a compact set)
     "search/?q=csv",
     "categories/data/",
     "publishers/datakit/",
