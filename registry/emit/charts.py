@@ -272,6 +272,14 @@ def chart_set(cards: Sequence[Card], has_history: bool) -> ChartSet:
     )
 
 
+def publisher_growth(publisher: str, cards: Sequence[Card], has_history: bool) -> Chart:
+    """One publisher's skills over time, on its own page."""
+    return time_chart(
+        "publisher-growth", f"{publisher}'s skills over time", [c.first_published for c in cards],
+        NO_DATES if has_history else NO_HISTORY,
+    )  # fmt: skip
+
+
 def publisher_charts(cards: Sequence[Card]) -> tuple[Chart, ...]:
     """Small multiples for the publishers with the most skills, on one time axis and one count axis, so
     their lines compare at a glance."""

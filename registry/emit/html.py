@@ -304,6 +304,11 @@ class HtmlEmitter:
             listing.path,
             listing=listing,
             cards=listing.cards,
+            chart=(
+                charts.publisher_growth(listing.key, listing.cards, has_history=self.site.commit is not None)
+                if listing.kind == "publisher"
+                else None
+            ),
             page_title=f"{titles[listing.kind]}: {listing.key}",
             page_description=f"{len(listing.cards)} skills",
         )

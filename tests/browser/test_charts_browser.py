@@ -11,6 +11,7 @@ pytest_plugins = ["site_fixture"]
 CHARTS = {
     "": ["Published skills over time", "Skills per category", "Risk mix", "Trust tiers"],
     "stats/": ["Published skills over time", "Risk mix", "Trust tiers", "Skills per category"],
+    "publishers/datakit/": ["datakit's skills over time"],
 }
 
 DRAWN = """
@@ -27,7 +28,7 @@ DRAWN = """
 """
 
 
-@pytest.mark.parametrize("path", list(CHARTS), ids=["home", "stats"])
+@pytest.mark.parametrize("path", list(CHARTS), ids=["home", "stats", "publisher"])
 def test_charts_are_drawn_and_follow_the_colour_scheme(site, open_page, path):
     paints = {}
     for scheme in ("light", "dark"):

@@ -205,3 +205,14 @@ def test_a_plain_folder_build_says_there_is_no_history(tmp_path):
         assert NO_HISTORY in html
         assert "chart-growth-title" not in html  # no empty axis drawn
     assert "publishers over time" not in (out / "stats" / "index.html").read_text(encoding="utf-8")
+
+
+def test_each_publisher_page_draws_its_own_skills_over_time(dated_site):
+    html = (dated_site / "publishers" / "acme" / "index.html").read_text(encoding="utf-8")
+    found = svgs_of(html)
+    assert [svg["aria-labelledby"] for svg in found.svgs] == ["chart-publisher-growth-title"]
+    assert "acme&#39;s skills over time" in html or "acme's skills over time" in html
+    # acme published alpha in January and beta in March: its own running total, not the registry's.
+    assert '<th scope="row">2025-01</th><td class="num">1</td><td class="num">1</td>' in html
+    assert '<th scope="row">2025-03</th><td class="num">1</td><td class="num">2</td>' in html
+    assert not svgs_of((dated_site / "categories").glob("*/index.html").__next__().read_text()).svgs
