@@ -37,6 +37,7 @@ def test_skills_index_builds_a_complete_site(index_site):
     check_well_known(out)
     sitemap = (out / "sitemap.xml").read_text()
     assert "https://skills.example.org/skills/registry-team/commit-message-writer/" in sitemap
+    assert "<loc>https://skills.example.org/stats/</loc>" in sitemap and (out / "stats" / "index.html").is_file()
     assert "Sitemap: https://skills.example.org/sitemap.xml" in (out / "robots.txt").read_text()
 
 

@@ -33,7 +33,7 @@ def emit(writer: SiteWriter, urls: SiteUrls, pages: list[tuple[str, str | None]]
 
 @dataclass(frozen=True)
 class Sitemap:
-    """Every skill page (dated by git), every listing page, the home and browse pages."""
+    """Every skill page (dated by git), every listing page, the home, browse and stats pages."""
 
     name: ClassVar[str] = "sitemap"
     stage: ClassVar[str] = "emit"
@@ -48,4 +48,4 @@ class Sitemap:
             for kind_listings in context.listings.values()
             for listing in kind_listings
         ]
-        emit(writer, context.urls, [*pages, ("", None), ("browse/", None)])
+        emit(writer, context.urls, [*pages, ("", None), ("browse/", None), ("stats/", None)])
