@@ -16,13 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-import orjson
-
 from registry.emit.writer import SiteWriter, dump_json
 from registry.output import SiteOutput, digest_of
 from registry.search import engine, shards, terms
 from registry.search.documents import SearchDocument, make_document
-from registry.search.index import IndexPostings, IndexStats, assign_slots, read_meta, update_index
+from registry.search.index import IndexPostings, IndexStats, assign_slots, read_meta, read_vocabulary, update_index
 from registry.search.text import SOFT_WORDS, STOP_WORDS
 from registry.state import BuildState
 
@@ -98,9 +96,7 @@ def write_shards(writer: SiteOutput, documents: list[SearchDocument], directory:
     cold = not (isinstance(saved, dict) and saved.get("code") == code and saved.get("buckets") == buckets)
     out = ShardWriter(writer, {} if cold else saved["files"])
 
-    vocabulary: dict[str, int] = {}
-    for path in sorted((directory / "vocabulary").glob("*.json")):
-        vocabulary.update(orjson.loads(path.read_bytes()))
+    vocabulary = read_vocabulary(directory)
     by_bucket: dict[int, list[str]] = defaultdict(list)
     for word in sorted(vocabulary):
         by_bucket[terms.bucket_of(word, buckets)].append(word)

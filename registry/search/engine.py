@@ -26,7 +26,7 @@ from typing import Protocol
 
 import numpy as np
 
-from registry.search.terms import BIT_COUNT, FIELD_BITS, FIELDS, TF_SCALE, normalized, prefix2, stem_key
+from registry.search.terms import BIT_COUNT, FIELD_BITS, FIELD_MASK, FIELDS, TF_SCALE, normalized, prefix2, stem_key
 from registry.search.text import SOFT_WORDS, distance, doubled_letter_apart, query_words, typo_budget
 
 K1 = 1.5
@@ -157,14 +157,12 @@ class _WordHits:
     matched: np.ndarray  # bool per document
     pseudo: np.ndarray  # summed weighted pseudo-frequency per document
     bits: np.ndarray
-    best_kind: np.ndarray  # index into KIND_ORDER, len(KIND_ORDER) where unmatched
 
 
 def _word_hits(source: Source, word: str, typing: bool) -> _WordHits:
     size = source.size
     pseudo = np.zeros(size)
     bits = np.zeros(size, dtype=np.int64)
-    best_kind = np.full(size, len(KIND_ORDER), dtype=np.int64)
     matched = np.zeros(size, dtype=bool)
     expansions = []
     for expansion in expand(word, typing, source.vocabulary(prefix2(word))):
@@ -174,10 +172,9 @@ def _word_hits(source: Source, word: str, typing: bool) -> _WordHits:
         expansions.append((expansion, documents, weights))
         # The same operations in the same order as search-rank.js: the sums are bit-identical.
         pseudo[documents] += KINDS[expansion.kind] * (weights >> BIT_COUNT) / TF_SCALE
-        bits[documents] |= weights & ((1 << BIT_COUNT) - 1)
-        best_kind[documents] = np.minimum(best_kind[documents], KIND_ORDER.index(expansion.kind))
+        bits[documents] |= weights & FIELD_MASK
         matched[documents] = True
-    return _WordHits(word, expansions, matched, pseudo, bits, best_kind)
+    return _WordHits(word, expansions, matched, pseudo, bits)
 
 
 def search(source: Source, raw_query: str, filters: Mapping[str, str] | None = None, limit: int = 10) -> list[Result]:
@@ -227,7 +224,7 @@ def search(source: Source, raw_query: str, filters: Mapping[str, str] | None = N
     order = np.lexsort(partial[::-1])
     chosen = order[:limit]
     if len(order) > limit:
-        # Everything tied with the last one kept: the tie-breaks below need their records.
+        # Everything tied with the last one kept: the tie-break keys below decide among them.
         last = partial[:, order[limit - 1]]
         tied = order[limit:][np.all(partial[:, order[limit:]] == last[:, None], axis=0)]
         chosen = np.concatenate([chosen, tied])
@@ -253,8 +250,8 @@ def _explain(hits: list[_WordHits], document: int) -> dict[str, WordMatch]:
             continue
         best: dict[str, FieldMatch] = {}
         for expansion, documents, weights in hit.expansions:
-            position = int(np.searchsorted(documents, document))
-            if position == len(documents) or int(documents[position]) != document:
+            position = _position(documents, document)
+            if position is None:
                 continue
             bits = int(weights[position])
             for field in FIELDS:
@@ -264,3 +261,9 @@ def _explain(hits: list[_WordHits], document: int) -> dict[str, WordMatch]:
                     best[field] = FieldMatch(field, expansion.kind, expansion.word)
         matches[hit.word] = WordMatch(tuple(best[field] for field in FIELDS if field in best))
     return matches
+
+
+def _position(documents: np.ndarray, document: int) -> int | None:
+    """Where `document` is in ascending `documents`, or None."""
+    position = int(np.searchsorted(documents, document))
+    return position if position < len(documents) and int(documents[position]) == document else None

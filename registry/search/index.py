@@ -253,7 +253,7 @@ def update_index(directory: Path, documents: Iterable[SearchDocument], code: str
     changed_words: set[str] = set()
     changed_slots: set[int] = set()
     if changed or removed:
-        vocabulary = _read_vocabulary(directory)
+        vocabulary = read_vocabulary(directory)
         for doc_id in removed + [doc.id for doc in changed if doc.id in slots]:
             slot, _, old = slots[doc_id]
             old_words = old.split(" ") if old else []
@@ -314,7 +314,8 @@ def read_meta(directory: Path) -> dict:
     return orjson.loads((directory / "meta.json").read_bytes())
 
 
-def _read_vocabulary(directory: Path) -> Counter:
+def read_vocabulary(directory: Path) -> Counter:
+    """Every indexed word and how many skills hold it (the `vocabulary/<p>.json` files together)."""
     counts: Counter = Counter()
     folder = directory / VOCABULARY
     if folder.is_dir():

@@ -14,9 +14,7 @@ import numpy as np
 import orjson
 
 from registry.search.engine import Record
-from registry.search.terms import BIT_COUNT, bucket_of
-
-FIELD_MASK = (1 << BIT_COUNT) - 1
+from registry.search.terms import BIT_COUNT, FIELD_MASK, bucket_of
 
 FORMAT = 2
 DOC_CHUNK = 8

@@ -24,6 +24,7 @@ AVERAGE_LENGTHS = {"name": 2, "tags": 2, "description": 20, "meta": 50, "body": 
 TF_SCALE = 8  # weights are stored as integers: eighths of the pseudo-frequency
 MAX_TFQ = 65_535
 BIT_COUNT = 5
+FIELD_MASK = (1 << BIT_COUNT) - 1  # the field bits of a stored weight
 MAX_WORD = 40
 # The body is indexed up to this many characters: a bound on work and index size per skill.
 MAX_BODY_CHARS = 200_000
@@ -81,7 +82,7 @@ def _quantised(pseudo_frequency: float) -> int:
 
 def split_weight(weight: int) -> tuple[float, int]:
     """(pseudo-frequency, field bits) of a stored weight."""
-    return (weight >> BIT_COUNT) / TF_SCALE, weight & ((1 << BIT_COUNT) - 1)
+    return (weight >> BIT_COUNT) / TF_SCALE, weight & FIELD_MASK
 
 
 def normalized(text: str) -> str:
