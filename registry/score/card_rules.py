@@ -64,9 +64,9 @@ from registry.score.card import (
     CapabilityCard,
     Use,
 )
-from registry.score.risk.detectors import URL, host_kind, url_host
 from registry.score.risk.lines import CODE, INLINE, PROSE, Line, TextFile
 from registry.score.risk.rules import METADATA, Item, RiskRule, _rule, show
+from registry.score.vocabulary import URL, host_kind, registrable, url_host
 from registry.text import split_tools
 
 PER_RULE = 5  # findings per rule and skill from the card rules (a rule's first places; the rest are counted)
@@ -949,16 +949,6 @@ def is_placeholder(host: str) -> bool:
 def is_local(host: str) -> bool:
     """This machine or the local network (a dev server, a router page): not a remote host."""
     return bool(_LOCAL_HOST.match(host.strip().strip(".")))
-
-
-def registrable(host: str) -> str:
-    """The last two labels (three under a two-letter second level like co.uk): what an owner registers."""
-    labels = host.split(".")
-    if len(labels) <= 2 or host.replace(".", "").isdigit() or ":" in host:
-        return host
-    if len(labels[-1]) == 2 and labels[-2] in ("co", "com", "org", "net", "ac", "gov", "edu", "ne", "or"):
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
 
 
 # -- services and their hosts ---------------------------------------------------------------

@@ -208,6 +208,7 @@ RULES: tuple[RiskRule, ...] = (
 # Line rules that report the same fact on the same line (risk/assessment.py drops these codes there).
 SUPERSEDED_BY = {
     "R001": {"R122"},
+    "R006": {"R122"},
     "R002": {"R122", "R123"},
     "R003": {"R124", "R122"},
     "R020": {"R120", "R121"},

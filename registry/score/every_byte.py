@@ -52,7 +52,6 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from urllib.parse import urlsplit
 
 import ahocorasick_rs
 from rapidfuzz.distance import OSA
@@ -74,6 +73,7 @@ from registry.score.card import (
 )
 from registry.score.risk.lines import CODE, CONFIG, DATA, INLINE, PROSE, Line, TextFile, file_kind, is_binary
 from registry.score.risk.rules import Item, RiskRule, show
+from registry.score.vocabulary import host_of
 
 SEP = "!/"
 MAX_MEMBERS = 1000  # members read per skill, every archive together
@@ -1085,18 +1085,6 @@ _CONTACT = re.compile(
     r"start|WebClient|DownloadString|DownloadFile|socket|connect|ws\.|WebSocket|XMLHttpRequest|sendBeacon)\b",
     re.IGNORECASE,
 )
-
-
-def host_of(url: str) -> str:
-    """The host of a URL (or a bare host), lowercased, without port or trailing dot; "" when none."""
-    text = url.strip()
-    if "://" not in text:
-        text = "//" + text
-    try:
-        host = urlsplit(text).hostname or ""
-    except ValueError:
-        return ""
-    return host.rstrip(".").lower()
 
 
 def registrable(labels: list[str]) -> str:

@@ -63,9 +63,9 @@ from registry.score.code.classify import (
     path_sensitivity,
 )
 from registry.score.risk import rules as R
-from registry.score.risk.detectors import URL, url_host
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, WARNING_WORDS, Line, TextFile
 from registry.score.risk.rules import Item, RiskRule, show
+from registry.score.vocabulary import URL, url_host
 
 PER_FILE = 5  # findings per rule per file
 MAX_UNIT = 6000  # characters of one paragraph read at once

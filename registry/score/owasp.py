@@ -131,6 +131,7 @@ MAPPING: dict[str, RuleMapping] = {
     # remote code execution
     "R001": _m("AST02", 1, 9),
     "R002": _m("AST01", 1),
+    "R006": _m("AST02", 1, 9),
     "R003": _m("AST01", 8, 1),
     "R004": _m("AST01", 1),
     "R005": _m("AST01", 1, 8),

@@ -26,18 +26,19 @@ LIMITS = Limits()
 
 # skill id -> (level, rule codes), each read by hand.
 PINNED: dict[str, tuple[str, set[str]]] = {
-    # High: Homebrew's official installer, `/bin/bash -c "$(curl … install.sh)"`, which the skill tells the
-    # agent to offer (after the user confirms): a remote script run by bash.
-    "claude-plugins-official/plugins/cwc-makers/skills/m5-onboard": ("high", {"R001"}),
-    # High: the skill's own CLI installed by `curl -fsSL https://pinchwork.dev/install.sh | sh`.
-    "clawhub-archive-sample/anneschuth/pinchwork": ("high", {"R001"}),
-    # High: `curl -sL https://aka.ms/InstallAzureCliLinux | bash` in SKILL.md and README.md.
-    "clawhub-archive-sample/ddevaal/azure-cli": ("high", {"R001"}),
-    # High: `curl -fsSL https://deb.nodesource.com/setup_18.x | sudo -E bash -` in scripts/README.md (as root).
-    "clawhub-archive-sample/garrrikkotua/octolens": ("high", {"R001"}),
-    # High: `curl -fsSL https://claude.ai/install.sh | bash` in README.md; medium: loads its own launchd agent
-    # (QUICKSTART.md). In different files, so the persistence + download escalation does not apply.
-    "clawhub-archive-sample/tunaissacoding/claude-oauth-refresher": ("high", {"R001", "R042"}),
+    # Medium (R006, issue 22's calibration): a vendor's own documented installer over HTTPS piped to a shell.
+    # Homebrew's `/bin/bash -c "$(curl … raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)"`, offered
+    # after the user confirms.
+    "claude-plugins-official/plugins/cwc-makers/skills/m5-onboard": ("medium", {"R006"}),
+    # The skill's own CLI from its homepage: `curl -fsSL https://pinchwork.dev/install.sh | sh`.
+    "clawhub-archive-sample/anneschuth/pinchwork": ("medium", {"R006"}),
+    # Microsoft's `curl -sL https://aka.ms/InstallAzureCliLinux | bash` in SKILL.md and README.md.
+    "clawhub-archive-sample/ddevaal/azure-cli": ("medium", {"R006"}),
+    # NodeSource's `curl -fsSL https://deb.nodesource.com/setup_18.x | sudo -E bash -` in scripts/README.md.
+    "clawhub-archive-sample/garrrikkotua/octolens": ("medium", {"R006"}),
+    # Anthropic's `curl -fsSL https://claude.ai/install.sh | bash` in README.md; medium too: loads its own launchd
+    # agent (QUICKSTART.md), in another file, so the persistence + download escalation does not apply.
+    "clawhub-archive-sample/tunaissacoding/claude-oauth-refresher": ("medium", {"R006", "R042"}),
     # Medium: `cp … ~/Library/LaunchAgents/` and `launchctl load` install a token-refresh agent.
     "clawhub-archive-sample/tunaissacoding/claude-connect": ("medium", {"R042"}),
     # Medium: teaches `security find-generic-password … -w`, which prints keychain secrets.

@@ -40,7 +40,7 @@ from registry.score.card import (
     Coverage,
     Use,
 )
-from registry.score.code import flows, javascript, manifests, python, shell, system
+from registry.score.code import classify, flows, javascript, manifests, python, shell, system
 from registry.score.code.model import Facts, Unit
 from registry.score.code.units import (
     JAVASCRIPT,
@@ -167,6 +167,7 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
     names = frozenset(contents)
     budget = MAX_CODE
     units_left = MAX_UNITS
+    own = classify.own_names(skill.name, skill.location.rel_folder) if skill is not None else ()
     for name in sorted(contents):
         data = contents[name]
         if not isinstance(data, bytes | bytearray):
@@ -201,7 +202,7 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
                 continue
             units_left -= 1
             budget -= len(unit.text)
-            facts = Facts(unit)
+            facts = Facts(unit, own=own)
             error = _read(unit, facts)
             if error:
                 failures.append(error)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from registry.score.risk.detectors import RAW_IP, host_kind, url_host
+from registry.score.vocabulary import RAW_IP, host_kind, url_host
 
 SECRET_LIKE = "secret-like name"
 WALLET_KEY = "wallet key"
@@ -171,6 +171,62 @@ def path_class(path: str) -> tuple[str, str]:
         if pattern.search(text):
             return cls, label
     return "", ""
+
+
+_KEY_FILE = re.compile(
+    r"(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)$|\.(?:pem|key|p12|pfx|keystore)$|wallet|keypair|mnemonic|seed"
+)
+# Stores other programs own, whatever the skill is called: an "aws" skill reading ~/.aws is still reading them.
+_SHARED_STORES = frozenset(
+    {"ssh", "aws", "gnupg", "docker", "kube", "azure", "gcloud", "gh", "git", "npm", "netrc", "password-store",
+     "solana", "ethereum", "bitcoin", "electrum", "config", "local", "claude", "codex", "cursor", "gemini"}
+)  # fmt: skip
+_OWN_SETTINGS = re.compile(
+    r"^(?:[\w.-]+/)?(?:\.env(?:\.[\w-]+)?|(?:config|settings|credentials|auth|token|tokens)(?:\.(?:json|ya?ml|toml|ini|env))?)$"
+)
+_CONFIG_HOMES = ("~/.config/", "~/.local/share/", "~/Library/Application Support/", "~/.")
+
+
+def own_names(skill_name: str | None, folder: str) -> tuple[str, ...]:
+    """The names a skill's own configuration folder goes by: its name and folder, with and without -skill/-cli."""
+    names = set()
+    for name in (skill_name or "", folder.rstrip("/").rsplit("/", 1)[-1]):
+        name = name.strip().lower()
+        if len(name) >= 3:
+            names |= {name, re.sub(r"[-_](?:skill|cli|agent|mcp)$", "", name)}
+    return tuple(sorted(n for n in names if len(n) >= 3))
+
+
+def own_configuration(path: str, own: tuple[str, ...]) -> bool:
+    """`~/.config/<own name>/.env` and the like: the skill's own settings, which the user filled in for it.
+
+    Reading and using them is the skill working, not a credential theft; a private key or a wallet
+    kept there is still one.
+    """
+    if not own:
+        return False
+    normal = normal_path(path)
+    lower = normal.lower()
+    for home in _CONFIG_HOMES:
+        home = home.lower()
+        if lower.startswith(home):
+            folder, _, rest = lower[len(home) :].partition("/")
+            folder = folder.lstrip(".")
+            return (
+                folder in own
+                and folder not in _SHARED_STORES
+                and _OWN_SETTINGS.search(rest) is not None
+                and not _KEY_FILE.search(lower)
+            )
+    return False
+
+
+def secret_label(path: str, own: tuple[str, ...] = ()) -> str:
+    """What reading `path` reads when it is a secret ('a home-directory secret', 'a crypto wallet'), else ""."""
+    cls, label = path_class(path)
+    if cls not in SECRET_PATH_CLASSES or own_configuration(path, own):
+        return ""
+    return label
 
 
 def path_sensitivity(path: str) -> str:

@@ -22,9 +22,9 @@ from registry.score.code.model import (
     Sink,
     Source,
 )
-from registry.score.risk.detectors import host_kind
 from registry.score.risk.lines import WARNING_WORDS
 from registry.score.risk.rules import Item, RiskRule
+from registry.score.vocabulary import host_kind
 
 STRONG = (SECRET_FILE, ENV_DUMP, WALLET_KEY)  # sent anywhere, these are theft
 _SHORT = {SECRET_FILE: "a credential file", ENV_DUMP: "the whole environment", WALLET_KEY: "a wallet key",

@@ -33,7 +33,7 @@ from registry.score.code.model import (
     sanitised,
 )
 from registry.score.code.treesitter import parser
-from registry.score.risk.detectors import URL, url_host
+from registry.score.vocabulary import URL, url_host
 
 MAX_DEPTH = 150
 _FS_READ = {"readFileSync", "readFile", "createReadStream", "openSync", "readJson", "readJsonSync", "readJSON"}
@@ -503,8 +503,8 @@ class _Reader:
     def file_taint(self, path: str, node) -> Taint:
         normal = classify.normal_path(path)
         taint = self.files.get(normal, CLEAN)
-        cls, label = classify.path_class(normal)
-        if cls in classify.SECRET_PATH_CLASSES:
+        label = classify.secret_label(normal, self.facts.own)
+        if label:
             taint = taint | self.source(SECRET_FILE, f"reads {normal} ({label})", node)
         return taint
 

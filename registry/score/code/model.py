@@ -106,6 +106,7 @@ class Facts:
     sinks: list[Sink] = field(default_factory=list)
     sends: list[Sink] = field(default_factory=list)  # every network send, tainted or not (unlinked flows)
     changes: list[system.Change] = field(default_factory=list)  # defences lowered, shared history lost
+    own: tuple[str, ...] = ()  # the names of the skill's own configuration folder (classify.own_names)
     parser: str = ""
     statement_text: str = ""  # shell: the top-level statement being read (what a `tee` writes is in it)
 
@@ -183,7 +184,7 @@ class Facts:
                 sensitive = classify.env_sensitivity(value)
             elif kind == PATH:
                 value = classify.normal_path(value)
-                sensitive = classify.path_sensitivity(value)
+                sensitive = "" if classify.own_configuration(value, self.own) else classify.path_sensitivity(value)
             elif kind == HOST:
                 value = value.lower().rstrip(".")
                 sensitive = classify.host_sensitivity(value)

@@ -32,7 +32,7 @@ from registry.score.code.model import (
     Taint,
     sanitised,
 )
-from registry.score.risk.detectors import URL, url_host
+from registry.score.vocabulary import URL, url_host
 
 _HTTP_LIBS = ("requests", "httpx", "aiohttp", "urllib3", "niquests")
 _HTTP_METHODS = {"get": "fetch", "head": "fetch", "options": "fetch", "post": "send", "put": "send",
@@ -590,7 +590,7 @@ class _Reader:
         for arg in node.args[:4]:
             if isinstance(arg, ast.Constant | ast.Name | ast.BinOp | ast.Call | ast.JoinedStr):
                 path = self.literal(arg)
-                if path and classify.is_secret_path(path):
+                if path and classify.secret_label(path, self.facts.own):
                     self.use(PATH, path, node, "read")
                     taint = taint | self.file_taint(path, node)
         return taint
@@ -624,8 +624,8 @@ class _Reader:
     def file_taint(self, path: str, node: ast.AST) -> Taint:
         normal = classify.normal_path(path)
         taint = self.files.get(normal, CLEAN)
-        cls, label = classify.path_class(normal)
-        if cls in classify.SECRET_PATH_CLASSES:
+        label = classify.secret_label(normal, self.facts.own)
+        if label:
             taint = taint | self.source(SECRET_FILE, f"reads {normal} ({label})", node)
         return taint
 

@@ -36,7 +36,7 @@ from registry.score.code.model import (
     Taint,
 )
 from registry.score.code.treesitter import parser
-from registry.score.risk.detectors import URL, url_host
+from registry.score.vocabulary import URL, url_host
 
 MAX_DEPTH = 120  # nested syntax deeper than this is not walked (the rest of the file still is)
 MAX_NESTED = 4  # shell strings inside shell strings (bash -c "sh -c '...'") read this deep
@@ -410,8 +410,8 @@ class _Walker:
         """What reading a file yields: what was written to it here, or a credential file's contents."""
         normal = classify.normal_path(path)
         taint = self.lookup(path)
-        cls, label = classify.path_class(normal)
-        if cls in classify.SECRET_PATH_CLASSES:
+        label = classify.secret_label(normal, self.s.facts.own)
+        if label:
             taint = taint | {self.source(SECRET_FILE, f"reads {normal} ({label})", node)}
         return taint
 

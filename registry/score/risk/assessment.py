@@ -93,6 +93,7 @@ from registry.score.risk.detectors import (
 )
 from registry.score.risk.lines import CODE, TextFile, read_files
 from registry.score.risk.rules import CATEGORIES, LEVELS, Item, RiskRule, show
+from registry.score.vocabulary import vendor_installer
 
 __all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess", "show"]
 
@@ -201,6 +202,7 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     hits: list[Hit] = []
     for file in files:
         hits += _scan(file)
+    hits = _vendor_installers(hits, _own_sites(skill))
     skill_md_path = "SKILL.md" if shown in (".", "") else f"{shown}/SKILL.md"
     findings: list[Item] = []
     for hit in hits:
@@ -226,6 +228,22 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
         findings += card_rule(skill, card, files)
     assessment = _combine(_drop_restated(_with_columns(findings, contents, shown)))
     return dataclasses.replace(assessment, card=card)
+
+
+def _own_sites(skill: Skill) -> tuple[str, ...]:
+    return tuple(str(site) for site in (skill.homepage, skill.repository) if isinstance(site, str) and site)
+
+
+def _vendor_installers(hits: list[Hit], own_sites: tuple[str, ...]) -> list[Hit]:
+    """A download run by a shell is the vendor's own installer when it comes, over HTTPS, from a documented
+    installer or from the skill's own site (vocabulary.vendor_installer): medium, not high."""
+    calibrated = []
+    for hit in hits:
+        vendor = vendor_installer(hit.params["url"], own_sites) if hit.rule is R.DOWNLOAD_EXECUTED else None
+        if vendor:
+            hit = dataclasses.replace(hit, rule=R.VENDOR_INSTALLER_EXECUTED, params={**hit.params, "vendor": vendor})
+        calibrated.append(hit)
+    return calibrated
 
 
 def _with_columns(items: list[Item], contents: Mapping[str, bytes], shown: str) -> list[Item]:

@@ -9,7 +9,6 @@ has cheap substring needles checked first.
 from __future__ import annotations
 
 import functools
-import ipaddress
 import math
 import re
 import unicodedata
@@ -17,11 +16,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from registry.score.risk import rules as R
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
 from registry.score.risk.rules import RiskRule
+from registry.score.vocabulary import CAPTURE_KINDS, RAW_IP, URL, host_kind, url_host
 from registry.text import in_emoji_sequence
 
 
@@ -34,77 +33,7 @@ class Hit:
     params: dict[str, Any]
 
 
-# -- hosts ---------------------------------------------------------------------------------
-
-_URL = r"(?:https?|ftp)://[^\s'\"`<>|;)\]}\\,]+"
-URL = re.compile(_URL, re.IGNORECASE)
-
-SUSPICIOUS_HOSTS: dict[str, tuple[str, ...]] = {
-    "a paste site": (
-        "pastebin.com", "paste.ee", "hastebin.com", "ghostbin.com", "ghostbin.co", "rentry.co", "rentry.org",
-        "termbin.com", "ix.io", "sprunge.us", "dpaste.com", "dpaste.org", "controlc.com", "privatebin.net",
-        "justpaste.it", "paste.rs", "pastes.io",
-    ),
-    "an anonymous file-drop host": (
-        "transfer.sh", "file.io", "0x0.st", "temp.sh", "tmpfiles.org", "catbox.moe", "gofile.io", "anonfiles.com",
-        "bashupload.com", "oshi.at", "filebin.net", "uguu.se", "pixeldrain.com", "send.now", "x0.at",
-    ),
-    "a request-capture service": (
-        "webhook.site", "requestbin.com", "requestbin.net", "pipedream.net", "hookbin.com", "beeceptor.com",
-        "requestcatcher.com", "postb.in", "ptsv2.com", "ptsv3.com", "interact.sh", "interactsh.com", "oast.fun",
-        "oast.live", "oast.site", "oast.online", "oast.pro", "oast.me", "burpcollaborator.net", "oastify.com",
-        "canarytokens.com", "dnslog.cn", "ceye.io", "webhook.cool",
-    ),
-    "a tunnel endpoint": (
-        "ngrok.io", "ngrok-free.app", "ngrok.app", "ngrok-free.dev", "trycloudflare.com", "serveo.net", "loca.lt",
-        "localtunnel.me", "localhost.run", "lhr.life", "bore.pub", "pinggy.link",
-    ),
-    "a URL shortener": (
-        "bit.ly", "tinyurl.com", "is.gd", "cutt.ly", "rb.gy", "shorturl.at", "goo.gl", "ow.ly", "tiny.cc", "v.gd",
-        "rebrand.ly", "t.ly", "s.id",
-    ),
-    "a dynamic-DNS host": (
-        "duckdns.org", "ddns.net", "no-ip.org", "no-ip.com", "hopto.org", "zapto.org", "sytes.net", "dynu.net",
-        "freedns.afraid.org", "servehttp.com", "myftp.org",
-    ),
-}  # fmt: skip
-_CAPTURE_KINDS = ("a paste site", "an anonymous file-drop host", "a request-capture service")
-RAW_IP = "a raw IP address"
-
-
-def url_host(url: str) -> str | None:
-    try:
-        host = urlsplit(url).hostname
-    except ValueError:
-        return None
-    return host.rstrip(".").lower() if host else None
-
-
-def public_ip(host: str) -> bool:
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return address.is_global and not address.is_multicast
-
-
-_HOST_KINDS = {domain: kind for kind, domains in SUSPICIOUS_HOSTS.items() for domain in domains}
-
-
-@functools.lru_cache(maxsize=4096)
-def host_kind(host: str | None) -> str | None:
-    """Why a host has no accountable owner ('a raw IP address', 'a paste site', ...), or None."""
-    if not host:
-        return None
-    if public_ip(host):
-        return RAW_IP
-    labels = host.split(".")
-    for index in range(len(labels) - 1):
-        kind = _HOST_KINDS.get(".".join(labels[index:]))
-        if kind:
-            return kind
-    return None
-
+# -- hosts: registry/score/vocabulary.py ---------------------------------------------------
 
 # -- shared shapes -------------------------------------------------------------------------
 
@@ -470,8 +399,13 @@ def secret_targets(text: str) -> list[tuple[str, int, int]]:
     found: list[tuple[str, int, int]] = []
     if _SECRET_NEEDLE.search(text) is None:
         return found
+    # A credential path inside a URL names a file on a server: fetching it is a download (a probe of a
+    # misconfigured site), not the user's own key being read.
+    remote = [(url.start(), url.end()) for url in URL.finditer(text)] if "://" in text else []
     for label, pattern in _SECRET_FILES:
         for match in pattern.finditer(text):
+            if any(left <= match.start() < right for left, right in remote):
+                continue
             prefix = text[max(0, match.start() - 60) : match.start()]
             token_start = max(prefix.rfind(" "), prefix.rfind("="), prefix.rfind("'"), prefix.rfind('"'))
             before = prefix[: token_start + 1] if token_start >= 0 else prefix
@@ -599,7 +533,7 @@ def detect_exfiltration(file: TextFile, index: int, line: Line, lower: str) -> I
             yield Hit(R.SECRETS_SENT, line, left, right, {"what": label, "where": _where(destinations)})
     for host, start, end in destinations:
         kind = host_kind(host)
-        if kind in _CAPTURE_KINDS:
+        if kind in CAPTURE_KINDS:
             yield Hit(R.CAPTURE_HOST, line, start, end, {"host": host, "host_kind": kind})
         elif kind == RAW_IP and line.context in (CODE, CONFIG, DATA):
             yield Hit(R.RAW_IP_HOST, line, start, end, {"host": host})

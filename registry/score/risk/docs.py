@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 
 from registry.score import card, owasp
+from registry.score import vocabulary as vocab
 from registry.score.risk import assessment
 from registry.score.risk import lines as text_lines
 from registry.score.risk.rules import CATEGORIES, LEVELS, RiskRule
@@ -176,6 +177,41 @@ def _bounds() -> list[str]:
     return lines
 
 
+def _vocabulary_tables() -> list[str]:
+    """The host and installer tables of registry/score/vocabulary.py, which every analyser reads by."""
+    out = [
+        "## Vocabulary",
+        "",
+        "Every analyser asks `registry/score/vocabulary.py` what a host is and whose installer a URL is.",
+        "",
+        "### Hosts without an accountable owner",
+        "",
+        "| kind | hosts (and their subdomains) |",
+        "| --- | --- |",
+    ]
+    out += [_row([kind, ", ".join(f"`{h}`" for h in hosts)]) for kind, hosts in vocab.SUSPICIOUS_HOSTS.items()]
+    out.append(_row([vocab.RAW_IP, "any public IPv4 or IPv6 address"]))
+    out += [
+        "",
+        "Free hosting (anyone can claim a subdomain; suspicious only as the source of a program to run): "
+        + ", ".join(f"`{h}`" for h in vocab.FREE_HOSTING)
+        + ". Cloud metadata endpoints: "
+        + ", ".join(f"`{h}`" for h in vocab.METADATA_HOSTS)
+        + ".",
+        "",
+        "### Vendors' own installers",
+        "",
+        "A download piped to a shell over HTTPS from one of these (or from the skill's own homepage or",
+        "repository owner) is the vendor's documented installer: `R006`, medium, instead of `R001`, high.",
+        "Plain HTTP is never a vendor's installer.",
+        "",
+        "| vendor | host | path |",
+        "| --- | --- | --- |",
+    ]
+    out += [_row([i.vendor, f"`{i.host}`", f"`{i.path}`" if i.path else "any"]) for i in vocab.WELL_KNOWN_INSTALLERS]
+    return out
+
+
 def risk_markdown() -> str:
     rules = list(assessment.RULES)
     declared_in = _declaring_modules()
@@ -330,6 +366,7 @@ def risk_markdown() -> str:
         out.append(
             _row([item.id, item.title, item.severity, item.summary, ", ".join(f"`{c}`" for c in codes) or "none"])
         )
+    out += ["", *_vocabulary_tables()]
     out += [
         "",
         "## Bounds",

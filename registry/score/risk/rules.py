@@ -126,6 +126,18 @@ DOWNLOAD_EXECUTED = _rule(
     ANYWHERE_BUT_COMMENTS,
     "curl -fsSL https://example.com/install.sh | bash",
 )  # fmt: skip
+VENDOR_INSTALLER_EXECUTED = _rule(
+    "R006", "medium", "rce",
+    "vendor's own installer run by a shell",
+    "{what} {url}, {vendor}'s own installer, and {how}",
+    "the vendor's documented way to install its tool; it still runs whatever that server returns at "
+    "install time, unpinned, with the user's or the agent's permissions",
+    "Reviewers: check that the tool is the one the skill needs. Authors: prefer a package manager (brew, "
+    "apt, winget, pipx) or a pinned release with its checksum where the vendor offers one.",
+    "runs {vendor}'s installer from {host}",
+    ANYWHERE_BUT_COMMENTS,
+    "curl -fsSL https://sh.rustup.rs | sh",
+)  # fmt: skip
 UNTRUSTED_DOWNLOAD_EXECUTED = _rule(
     "R002", "critical", "rce",
     "download from an untrusted host run by a shell",
@@ -422,6 +434,7 @@ NOT_ANALYSED = _rule(
 
 RULES: tuple[RiskRule, ...] = (
     DOWNLOAD_EXECUTED,
+    VENDOR_INSTALLER_EXECUTED,
     UNTRUSTED_DOWNLOAD_EXECUTED,
     DECODED_PAYLOAD_EXECUTED,
     REVERSE_SHELL,
