@@ -20,6 +20,7 @@ This module declares data only and imports no rule module, so any of them may im
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 SOURCE = "OWASP Agentic Skills Top 10 (AST10), v1.0 2026 edition, Incubator draft"
@@ -253,17 +254,25 @@ MAPPING: dict[str, RuleMapping] = {
 
 
 def mapping_for(code: str) -> RuleMapping | None:
-    return MAPPING.get(code)
+    return MAPPING.get(code) or _recorded().get(code)
+
+
+@functools.cache
+def _recorded() -> dict[str, RuleMapping]:
+    """The mappings the family modules keep in each rule's record (registry/score/families/)."""
+    from registry.score import families  # families import the risk rules, which must not wait for this module
+
+    return {rule.code: RuleMapping(rule.families, rule.owasp) for rule in families.RULES}
 
 
 def owasp_label(code: str) -> str:
     """'AST01 Malicious Skills', or '' when the rule maps to no category (or is not mapped yet)."""
-    mapping = MAPPING.get(code)
+    mapping = mapping_for(code)
     category = mapping.category() if mapping else None
     return f"{category.id} {category.title}" if category else ""
 
 
 def family_labels(code: str) -> list[str]:
     """'1 Code delivery', ... for the rule's families, main one first."""
-    mapping = MAPPING.get(code)
+    mapping = mapping_for(code)
     return [f"{number} {FAMILIES[number]}" for number in mapping.families] if mapping else []

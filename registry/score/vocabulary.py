@@ -234,6 +234,34 @@ def vendor_installer(url: str, own_sites: Iterable[str] = ()) -> str | None:
 _GITHUB_FILES = ("raw.githubusercontent.com", "objects.githubusercontent.com")
 
 
+def same_owner(url: str, own_sites: Iterable[str]) -> bool:
+    """Does `url` come from the skill's own site or repository owner (its homepage, its GitHub account)?"""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    host = (parts.hostname or "").rstrip(".").lower()
+    return bool(host) and any(_same_owner(host, parts.path.lower(), site) for site in own_sites)
+
+
+_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]*_]*(?=\s|$)|[。！？]+[\"'”’)\]*_」』]*")
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    """(start, sentence) of each sentence of one line of prose, ending punctuation kept (CJK included).
+
+    A full stop inside a URL or a number is followed by no space, so it does not end a sentence; the CJK
+    full stops need none.
+    """
+    out, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        out.append((start, text[start : match.end()]))
+        start = match.end()
+    if text[start:].strip():
+        out.append((start, text[start:]))
+    return out
+
+
 def _same_owner(host: str, path: str, site: str) -> bool:
     try:
         parts = urlsplit(site if "://" in site else f"https://{site}")

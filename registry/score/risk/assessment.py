@@ -71,6 +71,7 @@ from registry.score import (
     code_rules,
     every_byte,
     every_byte_rules,
+    families,
     instruction_rules,
     instructions,
 )
@@ -105,6 +106,7 @@ RULES: tuple[RiskRule, ...] = (
     *instruction_rules.RULES,
     *every_byte_rules.RULES,
     *code_rules.RULES,
+    *families.RULES,
 )
 
 PER_FILE = 5
@@ -320,6 +322,7 @@ ANALYSERS: tuple[Callable[[Skill, list[TextFile], Mapping[str, bytes], str], Ana
 CARD_RULES: tuple[Callable[[Skill, CapabilityCard, list[TextFile]], list[Item]], ...] = (
     card_rules.card_rules,
     every_byte.contacted_lookalikes,
+    *(family.check for family in families.FAMILIES),
 )
 
 
