@@ -36,6 +36,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CASES_DIR = REPO_ROOT / "tests" / "risk_cases"
 MANIFEST = CASES_DIR / "cases.yaml"
+ATTACK_MANIFEST = CASES_DIR / "attack_families.yaml"  # issue 22's cases, held apart from tuning (its header)
 DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 BASELINE = "b4cc61d"
 LEVELS = ("low", "medium", "high", "critical")
@@ -56,6 +57,7 @@ class Case:
     description: str
     min_level: str | None = None  # malicious: the level it must reach
     max_level: str | None = None  # benign: the level it must not exceed
+    attack: str | None = None  # attack_families.yaml: the issue-22 family (lure, credential-send, ...)
 
 
 @dataclass
@@ -95,7 +97,7 @@ def load_manifest(path: Path = MANIFEST) -> tuple[dict[int, str], list[Case]]:
     for raw in data["cases"]:
         case = Case(
             id=raw["id"], family=int(raw["family"]), kind=raw["kind"], description=raw["description"],
-            min_level=raw.get("min_level"), max_level=raw.get("max_level"),
+            min_level=raw.get("min_level"), max_level=raw.get("max_level"), attack=raw.get("attack"),
         )  # fmt: skip
         if case.kind not in ("malicious", "benign") or case.family not in families:
             raise ValueError(f"{path}: case {case.id}: bad kind or family")
@@ -137,11 +139,20 @@ def _commit_history(root: Path) -> None:
     git("commit", "-q", "-m", "Community and verified skills", date=later)
 
 
-def evaluate_cases(workdir: Path, manifest: Path = MANIFEST) -> tuple[dict[int, str], list[CaseResult]]:
-    """Copy the cases into `workdir`/cases, generate their fixtures, analyse them as one registry."""
+def evaluate_cases(workdir: Path, *manifests: Path) -> tuple[dict[int, str], list[CaseResult]]:
+    """Copy the cases into `workdir`/cases, generate their fixtures, analyse them as one registry.
+
+    Every case folder is analysed (they form one registry); the results are those of the cases that
+    `manifests` name (cases.yaml when none is given).
+    """
     from registry.analysis import analyse
 
-    families, cases = load_manifest(manifest)
+    families: dict[int, str] = {}
+    cases: list[Case] = []
+    for manifest in manifests or (MANIFEST,):
+        named, listed = load_manifest(manifest)
+        families |= named
+        cases += listed
     root = workdir / "cases"
     _make_binaries().prepare(root)
     _commit_history(root)
@@ -189,6 +200,45 @@ def family_table(families: dict[int, str], results: list[CaseResult]) -> list[di
             }
         )
     return rows
+
+
+def attack_table(results: list[CaseResult]) -> list[dict]:
+    """Issue 22's held-apart cases per attack family: caught at medium+, at the expected level, benign over."""
+    rows = []
+    for attack in sorted({r.case.attack for r in results if r.case.attack}):
+        mine = [r for r in results if r.case.attack == attack]
+        bad = [r for r in mine if r.case.kind == "malicious"]
+        good = [r for r in mine if r.case.kind == "benign"]
+        rows.append(
+            {
+                "attack": attack,
+                "malicious": len(bad),
+                "caught_medium": sum(r.caught for r in bad),
+                "at_expected": sum(r.at_expected and r.caught for r in bad),
+                "benign": len(good),
+                "false_positives": sum(r.false_positive for r in good),
+                "below_expected": [
+                    f"{r.case.id} ({r.level}, want {r.case.min_level})" for r in bad if not r.at_expected
+                ],
+                "benign_over": [f"{r.case.id} ({r.level}, max {r.case.max_level})" for r in good if r.false_positive],
+            }
+        )
+    return rows
+
+
+def _print_attacks(rows: list[dict]) -> None:
+    print(f"\nissue-22 cases ({ATTACK_MANIFEST.name}, held apart from tuning)")
+    print(f"{'attack':<16} {'malicious':>9} {'>=medium':>9} {'>=expected':>11} {'benign':>7} {'over-max':>9}")
+    for row in rows:
+        print(
+            f"{row['attack']:<16} {row['malicious']:>9} {row['caught_medium']:>9} {row['at_expected']:>11} "
+            f"{row['benign']:>7} {row['false_positives']:>9}"
+        )
+    for row in rows:
+        for entry in row["below_expected"]:
+            print(f"  below expected  {row['attack']:<16} {entry}")
+        for entry in row["benign_over"]:
+            print(f"  benign over max {row['attack']:<16} {entry}")
 
 
 # --------------------------------------------------------------------------------------------- worker
@@ -279,7 +329,9 @@ def main(argv: list[str] | None = None) -> int:
 
     report: dict = {}
     with tempfile.TemporaryDirectory(prefix="risk-eval-") as tmp:
-        families, results = evaluate_cases(Path(tmp))
+        families, evaluated = evaluate_cases(Path(tmp), MANIFEST, ATTACK_MANIFEST)
+    results = [r for r in evaluated if r.case.attack is None]
+    held_apart = [r for r in evaluated if r.case.attack is not None]
     rows = family_table(families, results)
     bad = [r for r in results if r.case.kind == "malicious"]
     good = [r for r in results if r.case.kind == "benign"]
@@ -305,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
         ],
     }
     _print_cases(report["cases"], results)
+    report["attack_families"] = attack_table(held_apart)
+    _print_attacks(report["attack_families"])
 
     if not args.no_corpus:
         rounds = 0 if args.no_cost else args.rounds

@@ -46,7 +46,16 @@ def _explain(result: CaseResult) -> str:
 def test_manifest_matches_the_folders_and_the_threat_families() -> None:
     root = risk_eval.CASES_DIR
     folders = {str(p.parent.relative_to(root)) for p in root.glob("*/*/SKILL.md")}
-    assert folders == {c.id for c in CASES}, "every case folder is in cases.yaml and every case has a folder"
+    _, held_apart = load_manifest(risk_eval.ATTACK_MANIFEST)
+    listed = [c.id for c in CASES + held_apart]
+    assert len(listed) == len(set(listed)), "a case is listed once, in one manifest"
+    assert folders == set(listed), "every case folder is in cases.yaml or attack_families.yaml, and every case has one"
+    assert {c.attack for c in held_apart} == {"lure", "credential-send", "decode-run", "agent-config",
+                                              "hidden-channel", "intent", "calibration"}  # fmt: skip
+    for attack in {c.attack for c in held_apart} - {"calibration"}:
+        mine = [c for c in held_apart if c.attack == attack]
+        assert sum(c.kind == "malicious" for c in mine) >= 5, f"{attack}: at least 5 malicious cases (issue 22)"
+        assert sum(c.kind == "benign" for c in mine) >= 3, f"{attack}: at least 3 benign look-alikes (issue 22)"
     if THREATS.is_file():  # the families are numbered in threats.md as "1. **Code delivery.**"
         named = dict(re.findall(r"^(\d+)\. \*\*(.+?)\.\*\*", THREATS.read_text(encoding="utf-8"), re.MULTILINE))
         assert {int(k): v for k, v in named.items()} == FAMILIES
