@@ -22,9 +22,10 @@ from registry.score.code.model import (
     Sink,
     Source,
 )
+from registry.score.risk import rules as R
 from registry.score.risk.lines import WARNING_WORDS
 from registry.score.risk.rules import Item, RiskRule
-from registry.score.vocabulary import host_kind
+from registry.score.vocabulary import host_kind, vendor_installer
 
 STRONG = (SECRET_FILE, ENV_DUMP, WALLET_KEY)  # sent anywhere, these are theft
 _SHORT = {SECRET_FILE: "a credential file", ENV_DUMP: "the whole environment", WALLET_KEY: "a wallet key",
@@ -93,6 +94,12 @@ def judge(facts: Facts, around: system.Surroundings | None = None) -> list[Item]
             if decoded is not None:
                 emit(C.DECODE_THEN_RUN, sink, decoded)
             elif fetched is not None:
+                vendor = vendor_installer(fetched.url) if fetched.url else None
+                if vendor:  # the vendor's documented installer, saved then run: the line rules' R006, in two steps
+                    how = f"then runs it (line {sink.line})"
+                    emit(R.VENDOR_INSTALLER_EXECUTED, sink, fetched, url=fetched.url, vendor=vendor, how=how,
+                         host=fetched.host)  # fmt: skip
+                    continue
                 rule = C.UNTRUSTED_DOWNLOAD_THEN_RUN if host_kind(fetched.host) else C.DOWNLOAD_THEN_RUN
                 emit(rule, sink, fetched, where=classify.host_label(fetched.host) if fetched.host else "a URL")
         elif sink.kind == PERSIST:

@@ -70,6 +70,7 @@ class Source:
     line: int
     host: str = ""  # FETCHED: where from
     command: int = -1  # shell: the statement it belongs to
+    url: str = ""  # FETCHED: the whole address, when one is spelled out (a vendor's installer is told by its path)
 
 
 Taint = frozenset[Source]

@@ -176,8 +176,8 @@ class _Walker:
     def text(self, node) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
-    def source(self, kind: str, label: str, node, host: str = "") -> Source:
-        src = Source(kind, label, self.s.facts.line(self.row(node)), host, self.s.statement)
+    def source(self, kind: str, label: str, node, host: str = "", url: str = "") -> Source:
+        src = Source(kind, label, self.s.facts.line(self.row(node)), host, self.s.statement, url)
         self.s.facts.sources.append(src)
         return src
 
@@ -660,6 +660,7 @@ class _Walker:
         remote_name = False
         taint = CLEAN
         hosts: list[tuple[str, object]] = []
+        urls: list[str] = []  # the addresses of `hosts`, in the same order
         index = 0
         data_flags = {"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "-F",
                       "--form", "--form-string", "-T", "--upload-file", "--json", "--post-data", "--post-file",
@@ -713,6 +714,7 @@ class _Walker:
                 host = url_host(text if "://" in text else f"https://{text}")
                 if host:
                     hosts.append((host, arg_node))
+                    urls.append(text)
             index += 1
         for host, arg_node in hosts:
             self.use(HOST, host, arg_node, "send" if sends else "fetch")
@@ -722,7 +724,7 @@ class _Walker:
         self.s.facts.sinks.append(sink)
         if sends:
             self.s.facts.sends.append(sink)
-        fetched = frozenset({self.source(FETCHED, f"downloads {host or 'a URL'}", node, host)})
+        fetched = frozenset({self.source(FETCHED, f"downloads {host or 'a URL'}", node, host, urls[0] if urls else "")})
         if program == "wget" and output is None:
             output = (hosts and _basename(args, hosts)) or None
         if remote_name and hosts:
