@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from registry.emit import verdict
 from registry.emit.urls import FileHomes
 from registry.model import Finding
 from registry.score import owasp
@@ -112,6 +113,7 @@ class FindingView:
     why: str
     excerpt: str
     hint: str
+    anchor: str = ""  # its id on the page, which the verdict's reasons link to (verdict.ANCHOR)
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,7 @@ def declared_view(declared: Declared) -> tuple[tuple[str, str], ...]:
     )
 
 
-def finding_view(finding: Finding, paths: Paths) -> FindingView:
+def finding_view(finding: Finding, paths: Paths, anchor: str = "") -> FindingView:
     rule = _RULES.get(finding.code)
     message, why = finding.message, ""
     if rule is not None and rule.why and message.endswith(": " + rule.why):
@@ -222,14 +224,15 @@ def finding_view(finding: Finding, paths: Paths) -> FindingView:
         why=why,
         excerpt=finding.excerpt,
         hint=finding.hint,
+        anchor=anchor,
     )
 
 
 def risk_groups(findings: Iterable[Finding], paths: Paths) -> tuple[LevelGroup, ...]:
     """The risk findings by level, highest first, each in file and line order."""
     by_level: dict[str, list[FindingView]] = {}
-    for finding in sorted(findings, key=lambda f: f.sort_key()):
-        view = finding_view(finding, paths)
+    for number, finding in verdict.numbered(findings):
+        view = finding_view(finding, paths, verdict.ANCHOR.format(number))
         by_level.setdefault(view.level, []).append(view)
     return tuple(LevelGroup(level, tuple(by_level[level])) for level in reversed(LEVELS) if level in by_level)
 

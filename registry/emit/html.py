@@ -21,6 +21,7 @@ from pygments.formatters import HtmlFormatter
 
 from registry.discovery import DISCOVERY_NOTE_CODES
 from registry.emit import capabilities, charts, markdown, well_known
+from registry.emit import verdict as verdicts
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -253,6 +254,7 @@ class HtmlEmitter:
             risk_findings=sorted(assessment.risk.findings, key=lambda f: f.sort_key()),
             risk_groups=capabilities.risk_groups(assessment.risk.findings, paths),
             capabilities=capabilities.card_view(assessment.risk.card, paths),
+            verdict=verdicts.page_view(verdicts.build(assessment.risk), skill.location.rel_folder),
             versions=list(reversed(versions)),
             deprecation=deprecation,
             error_codes=sorted({f.code for f in skill.errors}),

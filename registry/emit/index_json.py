@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from registry.emit import capabilities
+from registry.emit import verdict as verdicts
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter, dump_json
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -93,6 +94,9 @@ def skill_entry(
             "level": skill.risk_level,
             "reasons": list(assessment.risk.reasons),
             "override": assessment.risk_override,
+            "verdict": verdicts.index_entry(
+                verdicts.build(assessment.risk), skill.location.rel_folder, urls.absolute(urls.skill_page(skill.id))
+            ),
         },
         "capabilities": capabilities.index_entry(assessment.risk.card, skill.location.rel_folder),
         "clones": [clone.to_json() for clone in assessment.clones],

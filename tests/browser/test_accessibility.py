@@ -28,6 +28,8 @@ PAGES = [
     "skills/opsworks/log-triage/",  # wolffish
     "skills/mallory/markup-everywhere/",  # hostile
     "skills/mallory/flow-inputs/",  # hostile, form controls
+    "skills/mallory/pipe-to-shell/",  # high: the verdict first, install behind "Install anyway"
+    "skills/mallory/wallet-sync/",  # critical: the verdict first, no install commands
     "no-such-page/",  # the 404 page
 ]
 

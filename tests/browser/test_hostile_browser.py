@@ -35,6 +35,7 @@ SHOWN = {
     "mallory/bouno-arguments": [f"<img src=x onerror={JS}>", f"<svg onload={JS}>"],
     "mallory/claude-fields": [f"<script>{JS}</script>", f"<svg onload={JS}>"],
     "mallory/hostile-name": [f"<script>{JS}</script>hostile-name"],  # the title and heading: S008, published
+    "mallory/wallet-sync": [f'scripts/"><svg onload={JS}>sync.py:5'],  # a reason's file:line in the verdict
 }
 
 
