@@ -7,9 +7,8 @@ portfolio-sync.example.") and the findings behind it, ranked, each with its file
 its entry in the page's risk section. Low and medium skills get none.
 
 Only what the findings say is said. Each finding is phrased from its rule (PHRASES) and the values
-the rule put in its message, recovered by reading the message against the rule's template; the
-first finding of each rule also has its one-line summary in `RiskAssessment.reasons`, read the same
-way. The capability card names the class of a sensitive value a flow finding carries ("your crypto
+its rule's message was filled with, which the assessment keeps beside it (`RiskAssessment.claims`).
+The capability card names the class of a sensitive value a flow finding carries ("your crypto
 wallet files") only when the card saw that value on the finding's own source line. When a phrase
 needs a value the finding does not carry, the rule's own summary is used, then its title.
 
@@ -21,7 +20,6 @@ carries it as strings.
 from __future__ import annotations
 
 import itertools
-import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,13 +28,12 @@ from urllib.parse import urlsplit
 from registry.model import Finding
 from registry.score.card import ENV, CapabilityCard
 from registry.score.risk.assessment import RULES, RiskAssessment
-from registry.score.risk.rules import CATEGORIES, LEVELS, RiskRule, show
+from registry.score.risk.rules import LEVELS, RiskRule, show
 
 SHOWN_LEVELS = ("high", "critical")
 MAX_REASONS = 3
 MAX_VALUE = 100  # characters of one value from a skill (a host, a path, a quoted instruction)
 MAX_TEXT = 300  # characters of a headline or a reason
-_MAX_PARSED = 4000  # longer messages are not read against their template; the summary or title is used
 
 ANCHOR = "risk-finding-{}"  # the id of a risk finding on the skill page, numbered in sort_key order
 
@@ -204,9 +201,8 @@ def build(risk: RiskAssessment) -> Verdict | None:
     if risk.level not in SHOWN_LEVELS:
         return None
     anchors = {id(finding): ANCHOR.format(number) for number, finding in numbered(risk.findings)}
-    summaries = _summaries(risk)
     phrased = [
-        (_rank(finding), finding, _phrase(finding, summaries.get(id(finding), ""), risk.card))
+        (_rank(finding), finding, _phrase(finding, risk.params_of(finding), risk.card))
         for finding in risk.findings
         if _rule_level(finding) != "low"
     ]
@@ -256,46 +252,17 @@ def _rank(finding: Finding) -> tuple:
     return (-LEVELS.index(_rule_level(finding)), order, finding.sort_key())
 
 
-def _summaries(risk: RiskAssessment) -> dict[int, str]:
-    """The summary text of the first finding of each rule, read from its line in `risk.reasons`.
-
-    The reasons are "<code> <category> (<level>): <summary> in <file>[:<line>][ (and N more)]", made
-    for the first finding of each rule in sort_key order (risk/assessment.py, score/clones.py).
-    """
-    first: dict[str, Finding] = {}
-    for finding in sorted(risk.findings, key=lambda f: f.sort_key()):
-        first.setdefault(finding.code, finding)
-    out: dict[int, str] = {}
-    for reason in risk.reasons:
-        code = reason.split(" ", 1)[0]
-        finding, rule = first.get(code), _RULES.get(code)
-        if finding is None or rule is None:
-            continue
-        head = f"{code} {CATEGORIES.get(rule.category, rule.category)} ({rule.level}): "
-        where = f"{finding.path}:{finding.line}" if finding.line else finding.path
-        body = reason.removeprefix(head) if reason.startswith(head) else None
-        if body is None:
-            continue
-        if body.endswith(")") and " (and " in body:
-            body = body[: body.rindex(" (and ")]
-        if body.endswith(f" in {where}"):
-            out[id(finding)] = body[: -len(f" in {where}")]
-    return out
-
-
-def _phrase(finding: Finding, summary: str, card: CapabilityCard) -> str:
+def _phrase(finding: Finding, params: dict[str, str], card: CapabilityCard) -> str:
     rule = _RULES.get(finding.code)
     if rule is None:
-        return _fallback(None, finding, summary or finding.message)
+        return _fallback(None, finding, finding.message)
     message = finding.message
     if rule.why and message.endswith(": " + rule.why):
         message = message[: -len(rule.why) - 2]
-    params = {**read_template(rule.summary, summary), **read_template(rule.message, message)}
-    if not summary:
-        try:
-            summary = rule.summary.format(**params)
-        except (KeyError, IndexError, ValueError):
-            summary = ""
+    try:
+        summary = rule.summary.format(**params) if params else ""
+    except (KeyError, IndexError, ValueError):
+        summary = ""
     facts = _Facts(finding, params, card)
     for template in PHRASES.get(rule.code, ()):
         try:
@@ -398,56 +365,6 @@ def _object_of(what: str) -> str:
     if rest.endswith(")") and " (" in rest:
         rest = rest[: rest.rindex(" (")]
     return rest
-
-
-def read_template(template: str, text: str) -> dict[str, str]:
-    """The values `template.format(**values)` was given to make `text`, or {} when it does not fit.
-
-    Read left to right, each field ending at the first occurrence of the literal text after it: a
-    value that itself contains that literal is cut short, never invented. Linear in the text, so a
-    hostile message cannot make it backtrack.
-    """
-    if not template or not text or len(text) > _MAX_PARSED:
-        return {}
-    try:
-        parts = list(string.Formatter().parse(template))
-    except ValueError:
-        return {}
-    tokens: list[tuple[str, str]] = []  # ("literal", text) or ("field", name)
-    for literal, field, _, _ in parts:
-        if literal:
-            tokens.append(("literal", literal))
-        if field is not None:
-            name = field.split(".", 1)[0].split("[", 1)[0]
-            if not name.isidentifier():
-                return {}
-            tokens.append(("field", name))
-    if tokens and tokens[-1][0] == "literal":
-        if not text.endswith(tokens[-1][1]):
-            return {}
-        text = text[: -len(tokens[-1][1])]
-        tokens.pop()
-    values: dict[str, str] = {}
-    position = 0
-    pending: str | None = None
-    for kind, value in tokens:
-        if kind == "field":
-            if pending is not None:
-                return {}  # two fields with nothing between them cannot be told apart
-            pending = value
-            continue
-        found = text.find(value, position)
-        if found < 0 or (pending is None and found != position):
-            return {}
-        if pending is not None:
-            values.setdefault(pending, text[position:found])
-            pending = None
-        position = found + len(value)
-    if pending is not None:
-        values.setdefault(pending, text[position:])
-    elif position != len(text):
-        return {}
-    return values
 
 
 def _value(raw: object) -> str:

@@ -76,6 +76,7 @@ from registry.score.clone_rules import (
     FileDiff,
     Fingerprint,
 )
+from registry.score.risk.assessment import claim
 from registry.score.risk.lines import MAX_FILE_BYTES, decode, is_binary
 from registry.score.risk.rules import CATEGORIES, LEVELS, RiskRule, show
 
@@ -830,5 +831,6 @@ def apply_clones(skill: Skill, content: ContentScore, clones: Sequence[Clone]) -
     new = tuple(finding for finding, _, _ in items)
     findings = tuple(sorted(risk.findings + new, key=lambda f: f.sort_key()))
     skill.risk_level = level
-    risk = dataclasses.replace(risk, level=level, findings=findings, reasons=tuple(reasons))
+    claims = risk.claims + tuple(claim(finding, params) for finding, _, params in items)
+    risk = dataclasses.replace(risk, level=level, findings=findings, reasons=tuple(reasons), claims=claims)
     return dataclasses.replace(content, risk=risk, findings=content.findings + new, clones=tuple(clones))

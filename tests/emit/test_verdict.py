@@ -1,7 +1,8 @@
 """The verdict builder (registry/emit/verdict.py): the plain sentence a high or critical skill's page opens with.
 
-Findings are made by the real rules (`RiskRule.at`), reasons in the format risk/assessment.py writes, so the
-builder reads what a build would hand it. The labelled cases (tests/risk_cases) check it on whole skills:
+Findings are made by the real rules (`RiskRule.at`), with the values they were filled with kept beside them
+(`RiskAssessment.claims`) and reasons in the format risk/assessment.py writes, so the builder reads what a
+build would hand it. The labelled cases (tests/risk_cases) check it on whole skills:
 every word it uses is in the findings or the capability card.
 """
 
@@ -15,7 +16,7 @@ import pytest
 from registry.emit import verdict
 from registry.model import Finding, Severity
 from registry.score import card as C
-from registry.score.risk.assessment import RULES, RiskAssessment
+from registry.score.risk.assessment import RULES, RiskAssessment, claim
 from registry.score.risk.rules import CATEGORIES
 
 RULE = {rule.code: rule for rule in RULES}
@@ -48,7 +49,9 @@ def assess(level: str, *made: tuple[Finding, dict[str, str]], uses: tuple[C.Use,
         reasons.append(
             f"{rule.code} {CATEGORIES[rule.category]} ({rule.level}): {rule.summarise(**values)} in {where}{extra}"
         )
-    return RiskAssessment(level, tuple(f for f, _ in ordered), tuple(reasons), C.CapabilityCard(tuple(uses)))
+    findings = tuple(f for f, _ in ordered)
+    claims = tuple(claim(f, v) for f, v in ordered)
+    return RiskAssessment(level, findings, tuple(reasons), C.CapabilityCard(tuple(uses)), claims=claims)
 
 
 def use(kind: str, value: str, path: str, line: int, sensitive: str = "", detail: str = "read") -> C.Use:
@@ -167,15 +170,13 @@ def test_hostile_values_are_made_visible_and_capped():
     assert "x" * (verdict.MAX_VALUE + 1) not in v.headline
 
 
-def test_read_template_inverts_every_rule_message():
-    for rule in RULES:
-        names = fields(rule.message)
-        values = {name: f"V{number}" for number, name in enumerate(sorted(names))}  # no literal of a template
-        text = rule.message.format(**values)
-        adjacent = re.search(r"\}\{", rule.message) is not None
-        assert verdict.read_template(rule.message, text) == ({} if adjacent else values), rule.code
-    assert verdict.read_template("sends {what} to {where}", "reads a file") == {}
-    assert verdict.read_template("sends {what} to {where}", "sends a to b to c") == {"what": "a", "where": "b to c"}
+def test_a_finding_without_its_values_falls_back_to_its_rules_own_words():
+    finding, _ = make("R120", "scripts/a.py", 9, where="collector.example")
+    rule = RULE["R120"]
+    v = verdict.build(RiskAssessment("critical", (finding,), ()))
+    assert v.headline.startswith(f"This skill has a critical-risk finding: {rule.title}")
+    with_values = verdict.build(assess("critical", make("R120", "scripts/a.py", 9, where="collector.example")))
+    assert with_values.headline != v.headline and "collector.example" in with_values.headline
 
 
 def test_every_phrase_belongs_to_a_rule():

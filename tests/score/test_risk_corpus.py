@@ -17,6 +17,7 @@ import pytest
 from registry.config import Limits
 from registry.crawl import crawl, read_bytes
 from registry.parse.skill import parse_skill
+from registry.score.risk import claims
 from registry.score.risk.assessment import LEVELS, RiskAssessment, assess
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -221,3 +222,9 @@ def test_registry_skills_index_is_low_or_medium(capsys: pytest.CaptureFixture[st
             skill_id,
             results[skill_id].reasons,
         )
+
+
+def test_no_finding_says_more_than_the_card(corpus_results) -> None:
+    results, _ = corpus_results
+    unbacked = [f"{skill_id}: {line}" for skill_id, risk in sorted(results.items()) for line in claims.unbacked(risk)]
+    assert unbacked == []

@@ -77,6 +77,11 @@ from registry.score import (
 )
 from registry.score import code as code_reader
 from registry.score.card import (
+    ENV,
+    FROM_CODE,
+    FROM_INSTRUCTIONS,
+    FROM_METADATA,
+    HOST,
     NOT_ANALYSED,
     AnalyserResult,
     CapabilityCard,
@@ -85,6 +90,7 @@ from registry.score.card import (
     Use,
     merge_coverage,
 )
+from registry.score.code.classify import host_sensitivity
 from registry.score.risk import rules as R
 from registry.score.risk.detectors import (
     FILE_DETECTORS,
@@ -92,9 +98,9 @@ from registry.score.risk.detectors import (
     Hit,
     describes_pattern,
 )
-from registry.score.risk.lines import CODE, TextFile, read_files
+from registry.score.risk.lines import CODE, CONFIG, TextFile, read_files
 from registry.score.risk.rules import CATEGORIES, LEVELS, Item, RiskRule, show
-from registry.score.vocabulary import vendor_installer
+from registry.score.vocabulary import url_host, vendor_installer
 
 __all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess", "show"]
 
@@ -188,12 +194,28 @@ ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
 
 
+Claim = tuple[Finding, tuple[tuple[str, str], ...]]
+
+
 @dataclass(frozen=True)
 class RiskAssessment:
     level: str  # low when nothing fired
     findings: tuple[Finding, ...]
     reasons: tuple[str, ...]
     card: CapabilityCard = dataclasses.field(default_factory=CapabilityCard)
+    # Each finding with the values its rule's message was filled with (host, path, what is sent ...): what
+    # the finding claims, as data, for readers that phrase it (the page's verdict) or check it.
+    claims: tuple[Claim, ...] = ()
+
+    def params_of(self, finding: Finding) -> dict[str, str]:
+        for claimed, params in self.claims:
+            if claimed == finding:
+                return dict(params)
+        return {}
+
+
+def claim(finding: Finding, params: Mapping[str, object]) -> Claim:
+    return finding, tuple(sorted((str(k), str(v)) for k, v in params.items()))
 
 
 def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
@@ -217,7 +239,7 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
         findings.append(Item(R.NOT_ANALYSED.at(item.path, None, None, **params), R.NOT_ANALYSED, params))
     findings += _metadata_findings(skill, skill_md_path)
     findings += _danger_pattern_findings(skill, files, skill_md_path)
-    uses: list[Use] = []
+    uses: list[Use] = _line_rule_uses(hits, {file.path: file.kind for file in files})
     coverage = [Coverage(item.path, NOT_ANALYSED, item.reason) for item in unread]
     coverage += [Coverage(_shown(shown, name), NOT_ANALYSED, why) for name, why in skill.location.unpublished]
     for analyser in ANALYSERS:
@@ -230,6 +252,30 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
         findings += card_rule(skill, card, files)
     assessment = _combine(_drop_restated(_with_columns(findings, contents, shown)))
     return dataclasses.replace(assessment, card=card)
+
+
+_HIT_HOST_DETAIL = {"rce": "fetch", "exfiltration": "send", "persistence": "fetch", "obfuscation": "fetch"}
+_ORIGIN_OF_KIND = {"script": FROM_CODE, "data": FROM_CODE}
+
+
+def _line_rule_uses(hits: list[Hit], file_kinds: dict[str, str]) -> list[Use]:
+    """The facts the line rules saw, for the card: a finding never names a host or an environment dump the card
+    does not show (risk/claims.py), even where no parser read the line (a URL inside an echoed crontab line)."""
+    uses = []
+    for hit in hits:
+        number, _ = hit.line.locate(hit.start)
+        kind = file_kinds.get(hit.line.path, "")
+        origin = FROM_METADATA if hit.line.context == CONFIG else _ORIGIN_OF_KIND.get(kind, FROM_INSTRUCTIONS)
+        evidence = show(hit.line.text)
+        url = str(hit.params.get("url", ""))
+        host = url_host(url) if "://" in url else None
+        if host:
+            detail = _HIT_HOST_DETAIL.get(hit.rule.category, "mention")
+            uses.append(Use(HOST, host, hit.line.path, number, origin, host_sensitivity(host), detail, evidence))
+        if any("whole environment" in str(value) for value in hit.params.values()):
+            uses.append(Use(ENV, "the whole environment", hit.line.path, number, origin, "secret-like name", "read",
+                            evidence))  # fmt: skip
+    return uses
 
 
 def _own_sites(skill: Skill) -> tuple[str, ...]:
@@ -590,8 +636,13 @@ def _combine(items: list[Item]) -> RiskAssessment:
         if involved:
             reasons.append(f"escalated to critical: {text} ({', '.join(involved)})")
             level = "critical"
-    findings = [item.finding for code in sorted(by_rule) for item in by_rule[code][:PER_SKILL]]
-    return RiskAssessment(level, tuple(sorted(findings, key=lambda f: f.sort_key())), tuple(reasons))
+    kept = sorted((item for code in sorted(by_rule) for item in by_rule[code][:PER_SKILL]), key=_finding_order)
+    findings = tuple(item.finding for item in kept)
+    return RiskAssessment(level, findings, tuple(reasons), claims=tuple(claim(i.finding, i.params) for i in kept))
+
+
+def _finding_order(item: Item) -> tuple:
+    return item.finding.sort_key()
 
 
 def _combined(by_rule: dict[str, list[Item]], first: frozenset[str], second: frozenset[str], scope: str) -> list[str]:
