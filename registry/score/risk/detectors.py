@@ -279,7 +279,12 @@ def detect_reverse_shell(file: TextFile, index: int, line: Line, lower: str) -> 
 _ARCHIVE_LINK = re.compile(r"(?:https?|ftp)://[^\s'\"`<>|;)\]}\\,]+?\.(?:zip|7z|rar)(?=$|[\s'\"`<>|;)\]},?#.:])", re.I)
 _PASSWORD_GIVEN = re.compile(
     r"\b(?:password|passwd|passcode|passphrase|pass|pwd|kennwort|contraseña|senha|mot\s+de\s+passe)\b"
-    r"\s*(?:[:=：]|\bis\b)\s*[\"'`*«“]*(?P<pw>[^\s\"'`*«»“”,;)(\]]{3,40})",
+    r"\s*(?:[:=：]|\bis\b)\s*[\"'`*«“]*(?P<pw>[^\s\"'`*«»“”,;)(\]]{3,40})"
+    # "password-protected: use `x` to extract it", "extract it with the password `x`", "unlock with pass x"
+    r"|\b(?:password|pass(?:word)?)[- ]protected\b[^.\n]{0,40}?\b(?:use|with|enter|type)\s+[\"'`*«“]*"
+    r"(?P<pw2>[^\s\"'`*«»“”,;)(\]]{3,40})"
+    r"|\b(?:with|using|enter|type)\s+(?:the\s+)?(?:archive\s+)?(?:password|passwd|passcode|pass|pwd)\s+[\"'`*«“]+"
+    r"(?P<pw3>[^\s\"'`*«»“”,;)(\]]{3,40})",
     re.IGNORECASE,
 )
 _PASSWORD_EXTRACT = re.compile(
@@ -310,7 +315,7 @@ def detect_password_archive(file: TextFile, index: int, line: Line, lower: str) 
             window = [n for n in file.lines[max(0, index - 2) : index + 3] if n.context != COMMENT]
             for neighbour in window:
                 for given in _PASSWORD_GIVEN.finditer(neighbour.text):
-                    password = _literal_password(given.group("pw"))
+                    password = _literal_password(given.group("pw") or given.group("pw2") or given.group("pw3"))
                     if password:
                         what = f"links the archive {link.group(0)} and gives its password '{password}'"
                         yield Hit(R.PASSWORD_ARCHIVE, line, link.start(), link.end(),
