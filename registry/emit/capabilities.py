@@ -39,6 +39,7 @@ EMPTY = {
     "install": "No package installs",
     "process": "No processes spawned and no code evaluated",
     "persistence": "No persistence points written",
+    "instruction": "No instruction that a risk rule reads as harmful",
 }
 # How a file was read, as the coverage line says it (card.COVERAGE_ORDER's values).
 READ_AS = {"parsed": "parsed", "members": "as archive members", "binary": "as bytes", "text": "as text"}

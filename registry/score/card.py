@@ -24,7 +24,8 @@ BINARY = "binary"  # program or interpreter invoked
 INSTALL = "install"  # package installed
 PROCESS = "process"  # process spawned or code evaluated
 PERSISTENCE = "persistence"  # something written that outlives the task (cron, rc files, hooks, agent config)
-KINDS = (ENV, PATH, HOST, BINARY, INSTALL, PROCESS, PERSISTENCE)
+INSTRUCTION = "instruction"  # what the skill's text tells the agent (or the user) to do that a risk rule reads
+KINDS = (ENV, PATH, HOST, BINARY, INSTALL, PROCESS, PERSISTENCE, INSTRUCTION)
 KIND_TITLES = {
     ENV: "Environment variables",
     PATH: "Files and paths",
@@ -33,6 +34,7 @@ KIND_TITLES = {
     INSTALL: "Package installs",
     PROCESS: "Processes and evaluated code",
     PERSISTENCE: "Persistence points",
+    INSTRUCTION: "Instructions to the agent",
 }
 
 # Where a use was seen.
@@ -77,6 +79,8 @@ def merge_coverage(entries: list[Coverage]) -> tuple[Coverage, ...]:
 #   process      "spawn", "background" (detached: nohup, `&`, setsid, start_new_session, spawn detached),
 #                "eval" (code built at run time is evaluated: eval, exec, Function, `bash -c "$x"`, source)
 #   persistence  "write"
+#   instruction  what kind of order (risk/assessment.py TELLS): "override", "conceal", "send out", "run",
+#                "read secrets", "rewrite agent configuration", "skip confirmation", "obey fetched text", ...
 # `Use.sensitive` names the class of a sensitive value, from this list where one fits:
 #   "secret-like name", "wallet key", "home-directory secret", "browser profile", "wallet",
 #   "agent configuration", "skill folder", "shell startup", "scheduled job", "git hook", "ssh login",

@@ -69,4 +69,5 @@ def test_every_rule_a_table_names_exists() -> None:
     named |= set(assessment._SUPERSEDES) | {code for codes_ in assessment._SUPERSEDES.values() for code in codes_}
     for first, second, _, _ in assessment.ESCALATIONS:
         named |= first | second
+    named |= set(assessment.TELLS)
     assert named - known == set()

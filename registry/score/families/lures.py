@@ -47,6 +47,7 @@ LURE_FROM_NO_OWNER = rule(
     "tool's official site or a package manager, never to a paste, file-drop, shortened or free-hosting link.",
     summary="sends the reader to {action} {host} ({host_kind})",
     contexts=frozenset({PROSE, INLINE, CONFIG}),
+    tells="download and run",
     examples=(
         "## Install\n\n**macOS**: visit [this page](https://glot.io/snippets/hfd8uya), copy the installation "
         "script and paste it into Terminal before proceeding.",
@@ -77,6 +78,7 @@ LURE_UNRELATED_RELEASE = rule(
     "package manager or link its official release page, and declare it in `requires`.",
     summary="asks the reader to install {url_name} from GitHub account {owner}",
     contexts=frozenset({PROSE, INLINE, CONFIG}),
+    tells="install from an unrelated account",
     examples=(
         "## Setup\n\nThe pm-cli tool must be installed first. Download it from "
         "https://github.com/some-user/pm-tools/releases/download/v2/pm-cli.zip and unzip it.",

@@ -23,6 +23,7 @@ class FamilyRule(RiskRule):
     owasp: str | None = None  # OWASP AST10 id
     examples: tuple[Fixture, ...] = ()  # skills that fire the rule; the first is the docs' example
     near_misses: tuple[Fixture, ...] = ()  # look-alikes that must not fire it
+    tells: str = ""  # for a rule that reads an order in the text: the kind of order (the card's instruction uses)
 
 
 def rule(
@@ -40,11 +41,12 @@ def rule(
     contexts: frozenset[str],
     examples: tuple[Fixture, ...],
     near_misses: tuple[Fixture, ...],
+    tells: str = "",
 ) -> FamilyRule:
     severity = W if level in ("high", "critical") else I
     return FamilyRule(
         code, severity, title, message, fix, _shown(examples[0]), level, category, why, summary, contexts,
-        families=families, owasp=owasp, examples=examples, near_misses=near_misses,
+        families=families, owasp=owasp, examples=examples, near_misses=near_misses, tells=tells,
     )  # fmt: skip
 
 

@@ -82,6 +82,7 @@ from registry.score.card import (
     FROM_INSTRUCTIONS,
     FROM_METADATA,
     HOST,
+    INSTRUCTION,
     NOT_ANALYSED,
     AnalyserResult,
     CapabilityCard,
@@ -191,6 +192,17 @@ ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
     ),
 )
 
+# The rules that read an order in the skill's text, and the kind of order each reads: the card lists every
+# such finding under "Instructions to the agent" (card.INSTRUCTION), so the card says what the text asks for.
+TELLS: dict[str, str] = {
+    "R060": "override", "R061": "conceal", "R130": "skip confirmation", "R131": "conceal results",
+    "R132": "report false success", "R133": "keep hidden state", "R134": "obey remote instructions",
+    "R135": "send out the conversation", "R136": "open a page before every task", "R137": "rewrite agent configuration",
+    "R138": "ask for a wallet secret", "R139": "send out a wallet secret", "R143": "read secrets",
+    "R144": "send out secrets", "R145": "send out secrets", "R147": "obey fetched text", "R148": "download and run",
+    **{rule.code: rule.tells for rule in families.RULES if rule.tells},
+}  # fmt: skip
+
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
 
 
@@ -251,7 +263,23 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     for card_rule in CARD_RULES:
         findings += card_rule(skill, card, files)
     assessment = _combine(_drop_restated(_with_columns(findings, contents, shown)))
+    orders = _instructions(assessment)
+    if orders:
+        card = dataclasses.replace(card, uses=tuple(sorted(set(card.uses) | set(orders), key=Use.sort_key)))
     return dataclasses.replace(assessment, card=card)
+
+
+def _instructions(assessment: RiskAssessment) -> list[Use]:
+    """What the skill's text tells the agent to do, for the card: one use per finding of an instruction rule."""
+    rules = {rule.code: rule for rule in RULES}
+    orders = []
+    for finding, params in assessment.claims:
+        tells = TELLS.get(finding.code)
+        if tells:
+            what = _safe_summary(rules[finding.code], dict(params))
+            orders.append(Use(INSTRUCTION, what, finding.path, finding.line, FROM_INSTRUCTIONS, "", tells,
+                              finding.excerpt))  # fmt: skip
+    return orders
 
 
 _HIT_HOST_DETAIL = {"rce": "fetch", "exfiltration": "send", "persistence": "fetch", "obfuscation": "fetch"}

@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 
 from registry.score.card import ENV, HOST, PATH
-from registry.score.risk.assessment import RULES, RiskAssessment
+from registry.score.risk import assessment
+from registry.score.risk.assessment import RiskAssessment
 from registry.score.vocabulary import url_host
 
 _HOST_NAME = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$|^\d{1,3}(?:\.\d{1,3}){3}$")
 _HOST_KEYS = ("host", "where")
 _WHOLE_ENVIRONMENT = "whole environment"
-_READS_FILES = frozenset(rule.code for rule in RULES if rule.category == "credentials")
+_READS_FILES = frozenset(rule.code for rule in assessment.RULES if rule.category == "credentials")
 _SECRET_PATH = re.compile(r"^(?:~|\$HOME|/)\S*/\.?[\w.-]+$")
 
 

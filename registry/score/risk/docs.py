@@ -70,7 +70,10 @@ def _declaring_modules() -> dict[str, str]:
     """Rule code -> the module that declares it (the one whose RULES tuple holds it first)."""
     found: dict[str, str] = {}
     for name, module in sorted(sys.modules.items()):
+        # Packages (families/) and readers of the rules (claims.py) gather rules other modules declare.
         if not name.startswith("registry.score") or name == assessment.__name__ or module is None:
+            continue
+        if hasattr(module, "__path__") or getattr(module, "RULES", None) is assessment.RULES:
             continue
         for rule in getattr(module, "RULES", ()) or ():
             if isinstance(rule, RiskRule):
