@@ -15,6 +15,7 @@ from registry.config import Limits
 from registry.crawl import crawl
 from registry.parse.skill import parse_skill
 from registry.rules.catalog import all_rules
+from registry.score import families
 from registry.validate import check_registry
 
 
@@ -119,5 +120,7 @@ def test_duplicate_names_across_the_registry(tmp_path):
 
 def test_every_catalogued_rule_is_exercised_by_a_test():
     sources = "\n".join(p.read_text() for p in (REPO_ROOT / "tests").rglob("*.py"))
-    missing = [rule.code for rule in all_rules() if f'"{rule.code}"' not in sources]
+    # A family rule carries its own fixtures, which tests/score/test_families.py runs.
+    carried = {rule.code for rule in families.RULES if rule.examples and rule.near_misses}
+    missing = [rule.code for rule in all_rules() if f'"{rule.code}"' not in sources and rule.code not in carried]
     assert missing == [], f"rules without a test: {missing}"
