@@ -67,6 +67,7 @@ class CaseResult:
     codes: list[str] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     problem: str | None = None  # why it was not assessed
+    unbacked: list[str] = field(default_factory=list)  # what its findings say that its card does not show
 
     @property
     def caught(self) -> bool:
@@ -146,6 +147,7 @@ def evaluate_cases(workdir: Path, *manifests: Path) -> tuple[dict[int, str], lis
     `manifests` name (cases.yaml when none is given).
     """
     from registry.analysis import analyse
+    from registry.score.risk import claims
 
     families: dict[int, str] = {}
     cases: list[Case] = []
@@ -175,7 +177,7 @@ def evaluate_cases(workdir: Path, *manifests: Path) -> tuple[dict[int, str], lis
         # A registry-wide step (clones) may raise the skill's level after its own content was scored.
         level = max((risk.level, skill.risk_level or "low"), key=rank)
         codes = sorted({f.code for f in risk.findings} | {f.code for f in skill.findings if f.code.startswith("R")})
-        results.append(CaseResult(case, level, codes, list(risk.reasons)))
+        results.append(CaseResult(case, level, codes, list(risk.reasons), unbacked=claims.unbacked(risk)))
     return families, results
 
 

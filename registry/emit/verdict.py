@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from registry.model import Finding
+from registry.score import card as C
 from registry.score.card import ENV, CapabilityCard
 from registry.score.risk.assessment import RULES, RiskAssessment
 from registry.score.risk.rules import LEVELS, RiskRule, show
@@ -143,7 +144,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "R143": ("tells the agent to {verb} {target} ({cls})",),
     "R144": ("tells the agent to send {what} to {host}{purpose}",),
     "R145": ("tells the agent to send {what} to {host}{purpose}",),
-    "R146": ("installs {package}, one typo away from the popular package {popular}",),
+    "R146": ("installs {package}, {how} the popular package {popular}",),
     "R147": ("tells the agent to obey what a helper fetches from {host}",),
     "R148": ("tells the reader to download {url} and {verb} it",),
     "R151": ("ships an encrypted file that cannot be read",),
@@ -343,6 +344,8 @@ class _Facts(Mapping[str, str]):
         text = " ".join(self.params.values())
         for use in self.card.uses:
             seen_there = use.path == self.finding.path and str(use.line) == line
+            if use.value == C.WHOLE_ENVIRONMENT:
+                continue  # a dump, not a variable: said below in words
             if use.sensitive and seen_there and len(use.value) > 2 and use.value in text:
                 value = f"${use.value}" if use.kind == ENV else use.value
                 noun = CLASS_NOUNS.get(use.sensitive)
@@ -350,7 +353,7 @@ class _Facts(Mapping[str, str]):
         if self.params.get("target") and self.finding.code in ("R112", "R113"):
             return "the wallet key " + self.params["target"]
         sent = self.params.get("short", "") or _object_of(self.params.get("what", ""))
-        return WHOLE_ENVIRONMENT if sent.startswith("the whole environment") else sent
+        return WHOLE_ENVIRONMENT if sent.startswith(C.WHOLE_ENVIRONMENT) else sent
 
 
 _DERIVED = frozenset({"url_host", "verbatim", "object", "fetched_host", "secret", "program"})

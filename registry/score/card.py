@@ -26,6 +26,8 @@ PROCESS = "process"  # process spawned or code evaluated
 PERSISTENCE = "persistence"  # something written that outlives the task (cron, rc files, hooks, agent config)
 INSTRUCTION = "instruction"  # what the skill's text tells the agent (or the user) to do that a risk rule reads
 KINDS = (ENV, PATH, HOST, BINARY, INSTALL, PROCESS, PERSISTENCE, INSTRUCTION)
+# The env use of a dump of every variable (`dict(os.environ)`, `printenv`), recorded by every analyser alike.
+WHOLE_ENVIRONMENT = "the whole environment"
 KIND_TITLES = {
     ENV: "Environment variables",
     PATH: "Files and paths",

@@ -61,6 +61,7 @@ from registry.score.card import (
     INSTALL,
     PATH,
     PROCESS,
+    WHOLE_ENVIRONMENT,
     CapabilityCard,
     Use,
 )
@@ -379,13 +380,14 @@ SECRETS_SENT_UNDER_PRETEXT = _rule(
 
 TYPO_SQUAT = _rule(
     "R146", "medium", "supply-chain",
-    "package name one typo away from a popular package",
-    "{what} installs {package}, one typo away from the popular {manager} package {popular}",
-    "typo-squatted packages copy a popular name with a letter changed, dropped or swapped and run their "
-    "install scripts on every machine that mistypes it",
+    "package name one typo or look-alike letter away from a popular package",
+    "{what} installs {package}, {how} the popular {manager} package {popular}",
+    "typo-squatted packages copy a popular name with a letter changed, dropped or swapped, or written with "
+    "look-alike characters (capital I for l, 0 for o, Cyrillic letters), and run their install scripts on "
+    "every machine that installs them by mistake",
     "Reviewers: check that {package} is the package meant, not {popular}. Authors: install {popular} if "
     "that is what the skill needs, and pin the version.",
-    "installs {package}, one typo from {popular}",
+    "installs {package}, {near} {popular}",
     METADATA,
     "pip install reqeusts",
 )  # fmt: skip
@@ -1195,25 +1197,35 @@ def fetched_output_obeyed(view: SkillView) -> list[Item]:
 
 
 def typo_squats(view: SkillView) -> list[Item]:
-    """R146: an install of a package one edit (or one swap of neighbours) from a popular package's name."""
+    """R146: an install of a package one edit (or one swap of neighbours) from a popular package's name, or
+    the popular name written with look-alike characters (capital I for l, 0 for o, Cyrillic letters)."""
     items: list[Item] = []
     seen: set[str] = set()
     for use in sorted(view.card.of(INSTALL), key=lambda u: (u.path, u.line or 0, u.value)):
         manager, _, package = use.value.partition(":")
         popular_names = popular_packages.BY_MANAGER.get(manager.lower())
-        bare = _bare_package(package).lower() if popular_names else ""
+        written = _bare_package(package) if popular_names else ""
+        bare = written.lower()
         if not bare or bare in seen or bare in popular_names or len(bare) < 5:
             continue
         seen.add(bare)
         folded = bare.replace("_", "-")
         if folded in popular_names:
             continue  # pip treats - and _ alike: the same package
+        seen_as, swaps = popular_packages.lookalike(written)
+        if swaps and seen_as.replace("_", "-") in popular_names:
+            how = f"written with look-alike characters ({', '.join(swaps)}) to read as"
+            items.append(_item(TYPO_SQUAT, use.path, use.line, use.evidence or use.value, what=_where(view, use),
+                               package=written, manager=manager, popular=seen_as.replace("_", "-"), how=how,
+                               near="a look-alike of"))  # fmt: skip
+            continue
         for popular in sorted(popular_names):
             if abs(len(popular) - len(folded)) > 1 or (popular[0] != folded[0] and popular[1:] != folded[1:]):
                 continue
             if DamerauLevenshtein.distance(folded, popular, score_cutoff=1) <= 1:
                 items.append(_item(TYPO_SQUAT, use.path, use.line, use.evidence or use.value, what=_where(view, use),
-                                   package=bare, manager=manager, popular=popular))  # fmt: skip
+                                   package=bare, manager=manager, popular=popular, how="one typo away from",
+                                   near="one typo from"))  # fmt: skip
                 break
         if len(items) >= 5:
             break
@@ -1520,7 +1532,9 @@ def _undeclared_secrets(view: SkillView, needs: Requirements) -> list[Item]:
     declared = {name.upper() for name in needs.env | needs.config}
     strong: list[Item] = []
     weak: list[Item] = []
-    env = [u for u in view.card.of(ENV) if u.sensitive in SECRET_CLASSES and view.is_command(u)]
+    # a dump of the whole environment is no variable to declare (it is R020 or R120 when it is sent)
+    env = [u for u in view.card.of(ENV) if u.sensitive in SECRET_CLASSES and view.is_command(u)
+           and u.value != WHOLE_ENVIRONMENT]  # fmt: skip
     for name, uses in _first_per_value(env).items():
         wallet = is_wallet_key(view, name, uses[0].sensitive)
         if name.upper() in declared or view.documented(name) or (not wallet and name in view.assigned):
@@ -1599,6 +1613,8 @@ def _secret_reads(uses: Iterable[Use]) -> list[Use]:
 
 
 def _reads_text(use: Use) -> tuple[str, str]:
+    if use.kind == ENV and use.value == WHOLE_ENVIRONMENT:  # a dump, not a variable
+        return "reads the whole environment", use.value
     if use.kind == ENV:
         return f"reads ${use.value} ({use.sensitive})", f"${use.value}"
     return f"reads {use.value} ({use.sensitive})", use.value

@@ -2,7 +2,12 @@
 changes a command makes to the machine's defences or to shared history (R190-R194).
 
 The code readers (registry/score/code/) trace values through variables, calls, pipelines and
-files inside one unit (a script file or one Markdown code fence). These rules rate the
+files inside one unit (a script file or one Markdown code fence): paths kept in lists or dicts and
+read in a loop, joined from pieces, globbed or picked out by name, archived, handed to a helper
+function, then sent by any channel (HTTP libraries and clients, http.client, Node's https.request,
+remote logging handlers, sockets, websockets, mail, DNS names built from data, a push to a remote
+the unit adds, scp, cloud copies); decoded data written to a file that runs later, in another
+statement, a temporary file, a detached process or a cron line. These rules rate the
 combinations issue 12 asks for above single signals: a secret or credential file reaching a
 network send, a download reaching an execution, decoded data reaching an execution, collected
 facts reaching a send, and writes to persistence points. Each finding sits on the sink's line and
@@ -10,10 +15,12 @@ names the source's line in its message.
 
 Not flows: a secret-like environment variable sent to a named host (an API client passing its own
 token, such as $GITHUB_TOKEN to api.github.com) is how every integration authenticates; it counts
-only when the host has no accountable owner (raw IP, paste, capture, tunnel, shortener). A
-download piped straight into a shell in one command, or a decode piped into one, is the line
-rules' case (R001-R003); these rules report the same shapes when they pass through a variable or
-a file, or span statements.
+only when the host has no accountable owner (raw IP, paste, capture, tunnel, shortener) or the
+secret is spliced into a name looked up (no service authenticates through DNS). A GET with no
+secret in it is not a send, and a download whose checksum or signature the unit checks before
+running it is not run unverified. A download piped straight into a shell in one command, or a
+decode piped into one, is the line rules' case (R001-R003); these rules report the same shapes
+when they pass through a variable or a file, or span statements.
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ more: `a.zip!/b.tar!/c.py`, never deeper), so every analyser reads it like a fil
 text of an office document's parts (paragraphs, cells, slides, notes, comments, document
 properties) becomes a `<file>!/<part>.txt` entry, one paragraph per line, so prose analysis reads
 it; hidden text (w:vanish), hidden sheets and slides, comments, macros, embedded objects and
-remote templates are findings of their own.
+remote templates are findings of their own. A hidden sheet is read with its cells (shared strings
+resolved) into its part's text: a lookup list of plain values is no finding, text is R155, and hidden
+content that orders the agent is R259 (families/hidden_channels.py judges the order).
 
 `analyse` (a risk.ANALYSERS entry) gives a coverage entry for every file and member: read as
 text, opened (members), inspected as bytes (the format named: an image, a font, an executable),
@@ -35,6 +37,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bz2
+import dataclasses
 import functools
 import gzip
 import io
@@ -270,6 +273,7 @@ def _open_zip(name: str, data: bytes, depth: int, result: Exploration, budget: _
     names = {info.filename for info in infos}
     office = _office_kind(archive, names)
     read = 0
+    sheet_parts: dict[str, bytes] = {}  # an Excel workbook's parts that say which sheets are hidden and what they hold
     for info in infos:
         member = f"{name}{SEP}{info.filename}"
         if budget.members <= 0 or info.file_size > budget.bytes:
@@ -307,8 +311,12 @@ def _open_zip(name: str, data: bytes, depth: int, result: Exploration, budget: _
         read += 1
         if office is not None:
             _office_member(name, info.filename, body, office, depth, result, budget)
+            if _SHEET_PART.match(info.filename):
+                sheet_parts[info.filename] = body
         else:
             _member(member, body, depth, result, budget)
+    if sheet_parts:
+        _hidden_sheets(name, sheet_parts, result)
     what = f"{office} document" if office else "zip archive"
     result.notes.append(Note(name, READ_MEMBERS, f"{what}: {read:,} of {len(infos):,} members read"))
 
@@ -563,10 +571,117 @@ def _part_text(member: str, part: str, body: bytes, result: Exploration) -> str 
                      {"path": member, "count": count, "text": show(first)[:80] or "(empty)"}, 1 if lines else None)
             )  # fmt: skip
     for number, what, text in hidden[:PER_FILE]:
-        result.notes.append(
-            Note(text_name, "", "", E.HIDDEN_DOCUMENT_CONTENT, {"path": member, "what": what}, number, show(text))
-        )
+        if lower == "xl/workbook.xml":
+            continue  # a hidden sheet is judged by what it holds (_hidden_sheets)
+        how = "a hidden slide" if what.startswith("is a slide") else "hidden text"
+        where = f"the hidden slide {member}" if what.startswith("is a slide") else f"hidden text in {member}"
+        result.notes.append(_hidden_note(text_name, member, what, number, text, where, how))
     return "\n".join(lines) + "\n"
+
+
+def _hidden_note(text_name: str, path: str, what: str, number: int, text: str, where: str, how: str) -> Note:
+    """R155 for hidden document content, or R259 when it gives the agent an order (families/hidden_channels.py)."""
+    from registry.score.families import hidden_channels  # the family module imports the score package
+
+    order = hidden_channels.document_order(text)
+    if order is None:
+        return Note(text_name, "", "", E.HIDDEN_DOCUMENT_CONTENT, {"path": path, "what": what}, number, show(text))
+    params = {"where": where, "how": how, "what": order}
+    return Note(text_name, "", "", hidden_channels.HIDDEN_DOCUMENT_ORDER, params, number, show(text))
+
+
+_SHEET_PART = re.compile(
+    r"^xl/(?:workbook\.xml|_rels/workbook\.xml\.rels|sharedStrings\.xml|worksheets/sheet\d+\.xml)$"
+)
+MAX_SHEET_CELLS = 5000  # cells of a hidden sheet read
+
+
+def _hidden_sheets(doc: str, parts: dict[str, bytes], result: Exploration) -> None:
+    """Each hidden sheet of a workbook, read with its cells (shared strings resolved): its text becomes the sheet's
+    member text, headed by the sheet's name; R259 when it orders the agent, R155 when it holds text, nothing for a
+    lookup list of plain values (the "Lists" sheet that feeds a dropdown). A sheet whose part cannot be found is
+    R155, as nothing tells what it holds."""
+    from registry.score.families import hidden_channels
+
+    workbook = _quiet_xml(parts.get("xl/workbook.xml"))
+    if workbook is None:
+        return
+    sheets = []  # (line of workbook.xml.txt, name, state, relation id)
+    listed = 0
+    for element in workbook.iter():
+        if _local(element.tag) != "sheet":
+            continue
+        listed += 1
+        state = (_attribute(element, "state") or "").strip()
+        if state in ("hidden", "veryHidden"):
+            sheets.append((listed, _attribute(element, "name") or "", state, _attribute(element, "id") or ""))
+    if not sheets:
+        return
+    targets = {}
+    rels = _quiet_xml(parts.get("xl/_rels/workbook.xml.rels"))
+    for element in rels.iter() if rels is not None else ():
+        if _local(element.tag) == "Relationship":
+            target = (_attribute(element, "Target") or "").lstrip("/").removeprefix("xl/")
+            targets[_attribute(element, "Id") or ""] = f"xl/{target}"
+    strings = []
+    shared = _quiet_xml(parts.get("xl/sharedStrings.xml"))
+    for element in shared.iter() if shared is not None else ():
+        if _local(element.tag) == "si":
+            strings.append("".join(t.text or "" for t in element.iter() if _local(t.tag) == "t"))
+    book_text = f"{doc}{SEP}xl/workbook.xml.txt"
+    for listed_at, sheet, state, rel in sheets[:PER_FILE]:
+        very = "very " if state == "veryHidden" else ""
+        what = f"has a {very}hidden sheet '{show(sheet)}' (state=\"{state}\")"
+        part = targets.get(rel, "")
+        cells = _sheet_cells(parts.get(part), strings)
+        if cells is None:
+            params = {"path": f"{doc}{SEP}xl/workbook.xml", "what": what}
+            result.notes.append(Note(book_text, "", "", E.HIDDEN_DOCUMENT_CONTENT, params, listed_at, show(sheet)))
+            continue
+        if hidden_channels.plain_values(cells):
+            continue
+        text_name = f"{doc}{SEP}{part}.txt"
+        result.members[text_name] = ("\n".join([f"{very}hidden sheet: {sheet}", *cells]) + "\n").encode("utf-8")
+        number = next((i for i, cell in enumerate(cells, start=2) if hidden_channels.document_order(cell)), 2)
+        where = f"the {very}hidden sheet '{show(sheet)}' of {doc}"
+        note = _hidden_note(text_name, doc, what, number, "\n".join(cells), where, f"a {very}hidden sheet")
+        result.notes.append(dataclasses.replace(note, excerpt=show(cells[number - 2])))
+
+
+def _quiet_xml(body: bytes | None) -> ElementTree.Element | None:
+    if not body or b"<!DOCTYPE" in body or b"<!ENTITY" in body:
+        return None
+    try:
+        return ElementTree.fromstring(body)
+    except (ElementTree.ParseError, ValueError, RecursionError):
+        return None
+
+
+def _sheet_cells(body: bytes | None, strings: list[str]) -> list[str] | None:
+    """The text of a worksheet's cells, in order (shared strings resolved, empty cells left out); None unread."""
+    root = _quiet_xml(body)
+    if root is None:
+        return None
+    cells: list[str] = []
+    for element in root.iter():
+        if _local(element.tag) != "c":
+            continue
+        kind = _attribute(element, "t") or ""
+        value = ""
+        for child in element:
+            name = _local(child.tag)
+            if name == "v" and child.text:
+                value = child.text
+            elif name == "is":
+                value = "".join(t.text or "" for t in child.iter() if _local(t.tag) == "t")
+        if kind == "s" and value.strip().isdigit():
+            index = int(value)
+            value = strings[index] if index < len(strings) else ""
+        if value.strip():
+            cells.append(" ".join(value.split()))
+        if len(cells) >= MAX_SHEET_CELLS:
+            break
+    return cells
 
 
 _PARAGRAPHS = frozenset({"p", "h", "si"})
@@ -1323,11 +1438,31 @@ def _entropy(text: str) -> float:
 
 
 def is_placeholder(value: str, body_from: int = 0) -> bool:
-    """A documentation placeholder rather than a real secret: `sk-...`, `<your-key>`, EXAMPLE, xxxx."""
+    """A documentation placeholder rather than a real secret: `sk-...`, `<your-key>`, EXAMPLE, xxxx, or a body
+    that is base64 of such words (a test fixture's "NoTRealAPIKeyDoNotUse…" in a key's shape)."""
     body = value[body_from:]
     if _PLACEHOLDER.search(value) or re.search(r"(.)\1{5,}", body):
         return True
-    return len(set(body)) < 10 or _entropy(body) < 3.0
+    return len(set(body)) < 10 or _entropy(body) < 3.0 or _encoded_placeholder(body)
+
+
+_SAYS_FAKE = re.compile(r"(?i)not\W?real|do\W?not\W?use|fake|dummy|placeholder|example|test|sample")
+
+
+def _encoded_placeholder(body: str) -> bool:
+    """A random key decodes to random bytes; one whose base64 decodes to readable words saying it is not real
+    is a placeholder."""
+    body = re.sub(r"^[a-z]{2,10}[-_]", "", body)  # `proj-`, `live_`: the kind of key, before its body
+    if len(body) < 16 or len(body) > 512 or not re.fullmatch(r"[A-Za-z0-9+/_-]+={0,2}", body):
+        return False
+    padded = body.rstrip("=") + "=" * (-len(body.rstrip("=")) % 4)
+    try:
+        decoded = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+    except (ValueError, binascii.Error):
+        return False
+    text = decoded.decode("ascii", errors="replace")
+    readable = sum(1 for c in text if c.isalnum() or c in " _-.") >= 0.9 * len(text)
+    return readable and (_SAYS_FAKE.search(text) is not None or _PLACEHOLDER.search(text) is not None)
 
 
 def _mask(value: str) -> str:

@@ -324,11 +324,14 @@ FLAGS = re.compile(
     r"|(?<![\w-])bypassPermissions\b|\bdangerouslySkipPermissions\b"
     r"|(?:--sandbox[\s=]+|sandbox_mode\s*[=:]\s*)['\"]?danger-full-access\b"
     r"|(?:--ask-for-approval[\s=]+|approval_policy\s*[=:]\s*)['\"]?never\b"
-    r"|--(?:trust|allow)-all-tools\b|\bgit\s+(?:commit|push)\b[^\n;&|]{0,80}?\s--no-verify\b",
+    r"|--(?:trust|allow)-all-tools\b|\bgit\s+(?:commit|push)\b[^\n;&|]{0,80}?\s--no-verify\b"
+    r"|\bdangerouslyDisableSandbox\b|--approval-mode[\s=]+['\"]?yolo\b"
+    r"|['\"]?chat\.tools\.(?:global\.)?autoApprove['\"]?\s*[:=]\s*true\b",
     re.IGNORECASE,
 )
 _NEEDLES_FLAGS = ("--dangerously", "--yolo", "bypasspermissions", "dangerouslyskip", "danger-full-access",
-                  "approval_policy", "ask-for-approval", "--trust-all", "--allow-all", "--no-verify")  # fmt: skip
+                  "approval_policy", "ask-for-approval", "--trust-all", "--allow-all", "--no-verify",
+                  "dangerouslydisablesandbox", "--approval-mode", "chat.tools.")  # fmt: skip
 
 _VALIDATION = _alt(
     r"validation",

@@ -8,6 +8,9 @@ most, curated here rather than downloaded: a build never reaches the network.
 
 from __future__ import annotations
 
+import functools
+import unicodedata
+
 PYPI = frozenset(
     """
     aiohttp anthropic anyio attrs awscli beautifulsoup4 black boto3 botocore cachetools certifi cffi chardet
@@ -39,3 +42,41 @@ NPM = frozenset(
 )
 
 BY_MANAGER = {"pip": PYPI, "pypi": PYPI, "npm": NPM}
+
+# Characters a reader takes for another in a package name: capital I and 1 for l, 0 for o (and, in
+# lookalike, Cyrillic and Greek letters for their Latin twins). Nobody mistypes these; a name built
+# from them is made to be read as the popular one.
+_LOOKALIKE_ASCII = {"I": "l", "1": "l", "0": "o", "|": "l"}
+
+
+@functools.lru_cache(maxsize=1024)
+def lookalike(name: str) -> tuple[str, tuple[str, ...]]:
+    """(the name as a reader sees it, lower-cased; the look-alike characters in it, as "I for l"), or
+    (name lower-cased, ()) when it has none."""
+    seen: list[str] = []
+    swaps: list[str] = []
+    for ch in name:
+        latin = _LOOKALIKE_ASCII.get(ch) or (_latin(ch) if not ch.isascii() else "")
+        if latin:
+            seen.append(latin)
+            label = (
+                f"{ch} for {latin}"
+                if ch.isascii()
+                else f"{unicodedata.name(ch, f'U+{ord(ch):04X}').title()} for {latin}"
+            )
+            if label not in swaps:
+                swaps.append(label)
+        else:
+            seen.append(ch.lower())
+    return "".join(seen), tuple(swaps)
+
+
+def _latin(ch: str) -> str:
+    from confusable_homoglyphs import confusables  # imported on first use: its tables take 30 ms to load
+
+    for entry in confusables.is_confusable(ch, greedy=True, preferred_aliases=["latin"]) or []:
+        for glyph in entry.get("homoglyphs", []):
+            candidate = glyph.get("c", "")
+            if len(candidate) == 1 and candidate.isascii() and candidate.isalnum():
+                return candidate.lower()
+    return ""

@@ -67,7 +67,45 @@ METADATA_HOSTS = (
     "metadata.azure.com",
     "100.100.100.200",
     "fd00:ec2::254",
+    "169.254.170.2",  # ECS task metadata: the task role's credentials
 )
+# Paths of those endpoints that hand out credentials (role keys, OAuth tokens, the instance's user data,
+# which often holds bootstrap secrets); any other path is a fact about the machine (its id, region, type).
+METADATA_CREDENTIAL_PATHS = (
+    "/iam/security-credentials", "/identity-credentials/", "/ram/security-credentials", "/user-data",
+    "/service-accounts/", "/identity/oauth2/token", "/v2/credentials", "/attributes/kube-env",
+    "/attributes/startup-script", "/instance/attributes/ssh-keys", "/project/attributes/ssh-keys",
+)  # fmt: skip
+
+# Package registries, their well-known mirrors and the hosted services organisations run their own
+# registries on. Installing from one of these is installing from an owner who answers for it; any other
+# registry (`npm install --registry`, `pip install --index-url`, `.npmrc registry=`) serves whatever its
+# operator wants under the names the skill asks for.
+PACKAGE_REGISTRIES: dict[str, tuple[str, ...]] = {
+    "npm": (
+        "registry.npmjs.org", "registry.npmjs.com", "registry.yarnpkg.com", "registry.npmmirror.com",
+        "registry.npm.taobao.org", "npm.pkg.github.com", "npm.jsr.io",
+    ),
+    "PyPI": (
+        "pypi.org", "pypi.python.org", "files.pythonhosted.org", "download.pytorch.org", "pypi.nvidia.com",
+        "pypi.ngc.nvidia.com", "data.pyg.org", "pypi.tuna.tsinghua.edu.cn", "mirrors.tuna.tsinghua.edu.cn",
+        "mirrors.aliyun.com", "mirrors.cloud.tencent.com", "repo.huaweicloud.com", "mirrors.ustc.edu.cn",
+        "mirrors.bfsu.edu.cn", "pypi.mirrors.ustc.edu.cn", "pypi.douban.com", "wheels.myhloli.com",
+    ),
+    "hosted registry services": (
+        "jfrog.io", "pkgs.dev.azure.com", "pkgs.visualstudio.com", "gitlab.com", "cloudsmith.io", "fury.io",
+        "pkg.dev", "pkg.github.com", "buildkite.com", "packagecloud.io",
+    ),
+}  # fmt: skip
+
+# IP geolocation services: what they return for the caller's address is where the machine is (city,
+# region, coordinates). A request to one from a skill looks the user up.
+GEOLOCATION_HOSTS = (
+    "ipapi.co", "ip-api.com", "ipinfo.io", "ipwho.is", "ipwhois.app", "ipwhois.io", "freegeoip.app", "geojs.io",
+    "ipgeolocation.io", "ipdata.co", "geoplugin.net", "extreme-ip-lookup.com", "ip2location.io", "ipregistry.co",
+    "ipstack.com", "db-ip.com", "geolocation-db.com", "ipapi.com", "ipbase.com", "ipgeolocation.abstractapi.com",
+    "ipapi.is", "iplocation.net", "geoip.maxmind.com",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -194,6 +232,22 @@ def free_hosting(host: str | None) -> bool:
 
 def metadata_endpoint(host: str | None) -> bool:
     return bool(host) and host.strip("[]") in METADATA_HOSTS
+
+
+def known_registry(host: str | None) -> str | None:
+    """Which PACKAGE_REGISTRIES entry a registry host is ("npm", "PyPI", ...), or None; AWS CodeArtifact too."""
+    if not host:
+        return None
+    for kind, domains in PACKAGE_REGISTRIES.items():
+        if _under(host, domains):
+            return kind
+    if ".codeartifact." in host and host.endswith(".amazonaws.com"):
+        return "hosted registry services"
+    return None
+
+
+def geolocation_service(host: str | None) -> bool:
+    return bool(host) and _under(host, GEOLOCATION_HOSTS)
 
 
 def registrable(host: str) -> str:

@@ -7,12 +7,15 @@ import re
 from pathlib import Path
 
 from conftest import simple_skill, write_skill
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from site_checks import check_index_json
 
 from registry.analysis import analyse
 from registry.build import build
 from registry.config import BuildOptions
 from registry.model import Severity
+from registry.score import context_cost
 from registry.score.context_cost import PAST_GUIDANCE, estimate_tokens
 
 DESCRIPTION = "Formats release notes. Use when writing a changelog."
@@ -121,3 +124,23 @@ def test_every_published_corpus_skill_gets_figures(corpus, tmp_path):
         json.dumps(cost.to_json())
     past = sorted(s.id for s in published if analysis.assessments[s.id].context.past_guidance)
     print(f"\n{len(published)} published corpus skills, {len(past)} past the guidance: {past}")
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+_SYMBOL = re.compile(r"[!-/:-@\[-`{-~]")
+_DIGIT = re.compile(r"[0-9]")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8")) | st.text(alphabet="ab 1?!é\n\t-_"))
+def test_the_estimate_counts_what_the_calibration_counted(text: str) -> None:
+    """Words, symbols and digits as the calibrated regexes count them, whatever way the estimate counts."""
+    non_ascii = len(text) - len(text.encode("ascii", "ignore"))
+    expected = (
+        context_cost.WORD_WEIGHT * len(_WORD.findall(text))
+        + context_cost.SYMBOL_WEIGHT * len(_SYMBOL.findall(text))
+        + context_cost.DIGIT_WEIGHT * len(_DIGIT.findall(text))
+        + context_cost.NON_ASCII_WEIGHT * non_ascii
+        + context_cost.NEWLINE_WEIGHT * text.count("\n")
+    )
+    assert context_cost.estimate_tokens(text) == (max(1, round(expected)) if text else 0)

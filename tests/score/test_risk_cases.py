@@ -24,9 +24,16 @@ RECALL_TARGET = 0.90
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CaseResult]:
-    _, evaluated = evaluate_cases(tmp_path_factory.mktemp("risk-cases"))
-    return {r.case.id: r for r in evaluated}
+def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, CaseResult]:
+    """Every case, those held apart from tuning (attack_families.yaml) included, analysed as one registry."""
+    _, results = evaluate_cases(tmp_path_factory.mktemp("risk-cases"), risk_eval.MANIFEST, risk_eval.ATTACK_MANIFEST)
+    return {r.case.id: r for r in results}
+
+
+@pytest.fixture(scope="module")
+def results(evaluated: dict[str, CaseResult]) -> dict[str, CaseResult]:
+    """The cases of cases.yaml, which each test below asserts."""
+    return {case_id: r for case_id, r in evaluated.items() if r.case.attack is None}
 
 
 def _explain(result: CaseResult) -> str:
@@ -108,6 +115,12 @@ def test_recall_at_medium_or_above(results: dict[str, CaseResult]) -> None:
     missed = [r.case.id for r in malicious if not r.caught]
     recall = 1 - len(missed) / len(malicious)
     assert recall >= RECALL_TARGET, f"recall {recall:.0%} < {RECALL_TARGET:.0%}; missed: {', '.join(missed)}"
+
+
+def test_no_finding_says_more_than_the_card(evaluated: dict[str, CaseResult]) -> None:
+    """Over every labelled case: a host, environment dump or credential file a finding names is on the card."""
+    unbacked = [f"{case_id}: {line}" for case_id, r in sorted(evaluated.items()) for line in r.unbacked]
+    assert unbacked == []
 
 
 def test_corpus_worker_reports_levels_and_cost(tmp_path: Path) -> None:

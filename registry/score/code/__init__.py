@@ -11,6 +11,12 @@
 and returns the card's uses (origin "code" for scripts, "instructions" for fences), how each file
 was read, and the flow findings inside each unit (code_rules.py, R120-R128).
 
+Code inside code is read in its own language, on the line that holds it: `python -c`, `node -e`,
+`bash -c`, `osascript -e 'do shell script …'` and heredocs fed to an interpreter (shell.py), and
+base64 or hex blobs that decode to code, in strings and comments alike (decoded.py). The fences of
+one Markdown file share what they write when it is decoded code or a secret, so a later fence that
+runs or sends a file an earlier one decoded or filled is one flow.
+
 Bounds: a file over 512 KB, or with a line over 20,000 characters, is not parsed (a script is
 listed "not analysed" with the reason; Markdown stays read as text by the line rules); at most 400
 units per skill and 2 MB of code parsed per skill; a syntax error or a nesting too deep for the
@@ -21,6 +27,7 @@ always are, since every command they run is a use. Nothing from a skill is ever 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 
@@ -40,8 +47,8 @@ from registry.score.card import (
     Coverage,
     Use,
 )
-from registry.score.code import classify, flows, javascript, manifests, python, shell, system
-from registry.score.code.model import Facts, Unit
+from registry.score.code import classify, decoded, flows, javascript, manifests, python, shell, system
+from registry.score.code.model import DECODED, ENV_DUMP, SECRET_FILE, WALLET_KEY, Facts, Taint, Unit
 from registry.score.code.units import (
     JAVASCRIPT,
     PYTHON,
@@ -194,6 +201,7 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
         failures: list[str] = []
         counts: dict[str, int] = {}
         rows: list[str] | None = None
+        carried: dict[str, Taint] = {}  # what earlier fences of this file wrote that a later one may run or send
         for unit in units:
             if units_left <= 0 or budget < len(unit.text):
                 failures.append(f"{unit.language} at line {unit.first_line}: past the code parsed per skill")
@@ -202,11 +210,13 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
                 continue
             units_left -= 1
             budget -= len(unit.text)
-            facts = Facts(unit, own=own)
+            facts = Facts(unit, own=own, files=dict(carried) if unit.fence else None)
             error = _read(unit, facts)
             if error:
                 failures.append(error)
                 continue
+            if unit.fence:
+                _carry(facts.files or {}, carried)
             if unit.language in _PARSERS:
                 parsed[_PARSERS[unit.language]] = parsed.get(_PARSERS[unit.language], 0) + 1
             elif script:
@@ -255,6 +265,20 @@ def _inline_installs(files: list[TextFile], units_left: int) -> list[Use]:
     return uses
 
 
+# Across the fences of one file, what a file holds carries on only when it is decoded code or a secret: a
+# command that writes one fence and runs or sends it in the next is the same flow split for the reader,
+# while a download in one fence and a run in another is how every README installs a tool.
+_CARRIED = frozenset({DECODED, SECRET_FILE, ENV_DUMP, WALLET_KEY})
+MAX_CARRIED = 200
+
+
+def _carry(written: dict[str, Taint], carried: dict[str, Taint]) -> None:
+    for path, taint in written.items():
+        kept = frozenset(dataclasses.replace(s, command=-1) for s in taint if s.kind in _CARRIED)
+        if kept and (path in carried or len(carried) < MAX_CARRIED):
+            carried[path] = carried.get(path, frozenset()) | kept
+
+
 def _too_big(data: bytes, text: str) -> str:
     if len(data) > MAX_FILE:
         return f"larger than {MAX_FILE // 1024} KB"
@@ -285,6 +309,8 @@ def _read(unit: Unit, facts: Facts) -> str:
                 facts.change([(kind, what)], unit.text.count("\n", 0, offset))
         else:
             javascript.analyse(facts)
+        if unit.language != WINDOWS:
+            decoded.rescan(facts)
     except SyntaxError as error:
         where = unit.first_line + (error.lineno or 1) - 1
         return f"python syntax error at line {where}, read as text"

@@ -99,7 +99,15 @@ _PATH_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
         (SSH_LOGIN, "SSH authorized_keys", r"(?:^|/)authorized_keys2?$"),
         (WALLET, "a crypto wallet", r"wallet\.dat$|/keystore(?:/|$)|\.ethereum/|solana/id\.json$|\.config/solana/"
          r"|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|Exodus/|\.electrum/|Electrum/wallets"
-         r"|\.bitcoin/|seed[-_ ]?phrase|mnemonic\.txt$|\.(?:keypair|wallet)\.json$"),
+         r"|\.bitcoin/|seed[-_ ]?phrase|mnemonic\.txt$|\.(?:keypair|wallet)\.json$"
+         # seed and mnemonic files by name, wallet apps' data folders, browser wallet extensions by id (MetaMask,
+         # Phantom, Coinbase, TronLink, Trust, Rabby, Binance), keystore files
+         r"|(?:^|/)seeds?\.txt$|(?:^|/)[^/]*mnemonic(?![^/]*\.(?:py|js|mjs|cjs|ts|sh|md|rs|go|rb|java|html|css)$)[^/]*$"
+         r"|(?:^|/)recovery[-_ ]?phrase[^/]*$|\.wallet$"
+         r"|(?:^|/)(?:MetaMask|Phantom|Exodus|Electrum|Coinomi|Guarda|Ledger Live|Trust Wallet|Rabby)(?:/|$)"
+         r"|hnfanknocfeofbddgcijnmhnfnkdnaad|ibnejdfjmmkpcnlpebklmnkoeoihofec|egjidjbpglichdcondbcbdnbeeppgdph"
+         r"|acmacodkjbdgmoleebolmdjonilkdbch|fhbohimaelbohpjbbldcngcnapndodjp|(?:^|/)UTC--[^/]+$"),
+        (WALLET, "a keystore", r"\.keystore$"),
         (BROWSER_PROFILE, "a browser profile or cookie store",
          r"Google/Chrome|google-chrome|chromium|BraveSoftware|Microsoft/Edge|Mozilla/Firefox|\.mozilla/firefox"
          r"|Firefox/Profiles|Opera Software|Vivaldi|Chrome/User Data|/Cookies$|cookies\.sqlite$|logins\.json$"
@@ -158,7 +166,7 @@ def normal_path(path: str) -> str:
     return text.replace("\\", "/") if "\\" in text and "/" not in text else text
 
 
-_MAYBE_CLASSED = re.compile(r"[/.~\\$]|^(?:id_|authorized_keys|crontab|mcp_servers)", re.IGNORECASE)
+_MAYBE_CLASSED = re.compile(r"[/.~\\$]|^(?:id_|authorized_keys|crontab|mcp_servers|mnemonic)", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -227,6 +235,29 @@ def secret_label(path: str, own: tuple[str, ...] = ()) -> str:
     if cls not in SECRET_PATH_CLASSES or own_configuration(path, own):
         return ""
     return label
+
+
+_PRIVATE_KEY_NAME = re.compile(r"(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)$")
+
+
+@functools.lru_cache(maxsize=4096)
+def name_pattern(fragment: str) -> tuple[str, str]:
+    """(pattern, label) for a file-name fragment a script tests names against ('wallet.dat', '.keystore',
+    'mnemonic', 'id_rsa') when it picks out wallets, seed phrases or private keys: ('**/*.keystore',
+    'a keystore'); ('', '') for any other fragment."""
+    if not fragment or "/" in fragment or len(fragment) > 100:
+        return "", ""
+    if fragment.startswith("."):  # a suffix, tested with endswith
+        forms: tuple[str, ...] = (f"**/*{fragment}",)
+    elif "." in fragment or _PRIVATE_KEY_NAME.search("/" + fragment):  # a whole name
+        forms = (f"**/{fragment}",)
+    else:  # a prefix, tested with startswith
+        forms = (f"**/{fragment}*",)
+    for pattern in forms:
+        cls, label = path_class(pattern)
+        if cls == WALLET or (cls == HOME_SECRET and _PRIVATE_KEY_NAME.search(pattern)):
+            return pattern, label
+    return "", ""
 
 
 def path_sensitivity(path: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from registry.score import code_rules as C
+from registry.score.card import WHOLE_ENVIRONMENT
 from registry.score.code import classify, system
 from registry.score.code.model import (
     COLLECTED,
@@ -28,7 +29,7 @@ from registry.score.risk.rules import Item, RiskRule
 from registry.score.vocabulary import host_kind, vendor_installer
 
 STRONG = (SECRET_FILE, ENV_DUMP, WALLET_KEY)  # sent anywhere, these are theft
-_SHORT = {SECRET_FILE: "a credential file", ENV_DUMP: "the whole environment", WALLET_KEY: "a wallet key",
+_SHORT = {SECRET_FILE: "a credential file", ENV_DUMP: WHOLE_ENVIRONMENT, WALLET_KEY: "a wallet key",
           SECRET: "a secret", COLLECTED: "collected data", SYSTEM_FACTS: "system facts"}  # fmt: skip
 
 
@@ -76,7 +77,8 @@ def judge(facts: Facts, around: system.Surroundings | None = None) -> list[Item]
         if sink.kind == SEND:
             if sink.target and classify.is_local_host(sink.target):
                 continue
-            unaccountable = bool(sink.target and host_kind(sink.target))
+            # a secret to an unaccountable host, or spliced into a name looked up, is never authentication
+            unaccountable = bool(sink.target and host_kind(sink.target)) or sink.channel == "dns"
             strong = _first(s for s in sink.taint if s.kind in STRONG or (unaccountable and s.kind == SECRET))
             if strong is not None:
                 emit(C.SECRET_FLOW, sink, strong)

@@ -5,7 +5,10 @@ assignments bind what their value may hold (template strings, concatenation, obj
 such as JSON.stringify or Buffer.from carry it along); a function's returns are remembered for
 later calls by name. Variables are not scoped per block: a name bound anywhere in the unit holds
 the union of its values, which over-approximates (never misses) a link inside one file.
-Commands handed to child_process/execa are read by the shell reader on the line that runs them.
+Arrays of paths read in a loop or a callback keep their values; requests, sockets, websockets and
+mail transports are sends to the peer they were made for (`https.request({hostname}).end(data)`);
+DNS names built from data are sends to their domain. Commands handed to child_process/execa are
+read by the shell reader on the line that runs them.
 """
 
 from __future__ import annotations
@@ -30,10 +33,11 @@ from registry.score.code.model import (
     Sink,
     Source,
     Taint,
+    fetch_label,
     sanitised,
 )
 from registry.score.code.treesitter import parser
-from registry.score.vocabulary import URL, url_host
+from registry.score.vocabulary import URL, geolocation_service, url_host
 
 MAX_DEPTH = 150
 _FS_READ = {"readFileSync", "readFile", "createReadStream", "openSync", "readJson", "readJsonSync", "readJSON"}
@@ -50,30 +54,52 @@ _CHILD_ARGV = {"spawn", "spawnSync", "execFile", "execFileSync", "fork"}
 _HTTP_SEND = {"post", "put", "patch", "delete"}
 _SYSTEM_FACTS = {"hostname", "userInfo", "networkInterfaces", "platform", "type", "release", "arch", "cpus"}
 _STRINGS = ("string", "template_string")
+_NET = ("net", "node:net", "tls", "node:tls")
+_DNS = ("dns", "node:dns", "dns/promises", "node:dns/promises", "dns.promises")
+_DNS_CALLS = {"lookup", "resolve", "resolve4", "resolve6", "resolveTxt", "resolveAny", "resolveCname", "resolveMx",
+              "resolveNs", "reverse"}  # fmt: skip
+_GLOB_MODULES = ("glob", "fast-glob", "globby", "tiny-glob")
+_ARCHIVE_ADDS = {"addLocalFile", "addLocalFolder", "addFile", "file", "directory", "append", "glob"}
+_LOOP_CALLBACKS = {"forEach", "map", "flatMap", "filter", "some", "every", "find", "reduce"}
+_REQUIRED = re.compile(r"""^require\(['"]([\w@:/-]+)['"]\)\.""")
+MAX_SPELLED = 2000  # values tried per unit, every read together; past it a name stands for its likeliest value
+MAX_CHOICES = 16  # spelled values one name is remembered to take (a loop over a list of paths)
 
 
-def analyse(facts: Facts) -> None:
+def analyse(facts: Facts, text: str | None = None, fixed_row: int | None = None,
+            files: dict[str, Taint] | None = None, row_offset: int = 0) -> None:  # fmt: skip
+    """Read a JavaScript or TypeScript unit into `facts`; `text` is code inside the unit (a `node -e` body, a
+    decoded blob), read with every use on the unit's `fixed_row`, sharing `files` with the caller."""
     grammar = {"typescript": "typescript", "tsx": "tsx"}.get(facts.unit.language, "javascript")
-    data = facts.unit.text.encode("utf-8", errors="replace")
+    if text is not None:
+        grammar = "javascript"
+    data = (facts.unit.text if text is None else text).encode("utf-8", errors="replace")
     tree = parser(grammar).parse(data)
-    facts.parser = f"tree-sitter {grammar}"
-    reader = _Reader(facts, data)
+    facts.parser = facts.parser or f"tree-sitter {grammar}"
+    reader = _Reader(facts, data, fixed_row, files)
+    reader.row_offset = row_offset
     reader.walk(tree.root_node, 0)
     reader.mentions()
 
 
 class _Reader:
-    def __init__(self, facts: Facts, data: bytes) -> None:
+    def __init__(self, facts: Facts, data: bytes, fixed_row: int | None = None,
+                 files: dict[str, Taint] | None = None) -> None:  # fmt: skip
         self.facts = facts
         self.data = data
+        self.fixed_row = fixed_row
+        self.row_offset = 0
         self.variables: dict[str, Taint] = {}
         self.constants: dict[str, str] = {}
         self.aliases: dict[str, str] = {}  # local name -> module or module.member
         self.functions: dict[str, Taint] = {}
         self.returns: list[Taint] | None = None
-        self.files: dict[str, Taint] = {}
+        self.files: dict[str, Taint] = files if files is not None else facts.files if facts.files is not None else {}
         self.urls: list[tuple[str, int, int]] = []
         self.consumed: set[int] = set()
+        self.choices: dict[str, tuple[str, ...]] = {}  # names that take several spelled values
+        self.endpoints: dict[str, str] = {}  # names bound to a request, a socket or a mail transport: the peer
+        self.spelled = 0  # values tried for names with several, in this unit (MAX_SPELLED)
 
     # -- recording -------------------------------------------------------------------------
 
@@ -81,19 +107,19 @@ class _Reader:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     def row(self, node) -> int:
-        return node.start_point[0]
+        return self.fixed_row if self.fixed_row is not None else node.start_point[0] + self.row_offset
 
     def use(self, kind: str, value: str, node, detail: str = "", sensitive: str = "") -> None:
         self.facts.use(kind, value, self.row(node), detail, sensitive)
 
-    def source(self, kind: str, label: str, node, host: str = "") -> Taint:
-        src = Source(kind, label, self.facts.line(self.row(node)), host)
+    def source(self, kind: str, label: str, node, host: str = "", url: str = "") -> Taint:
+        src = Source(kind, self.facts.label(label), self.facts.line(self.row(node)), host, url=url)
         self.facts.sources.append(src)
         return frozenset({src})
 
-    def sink(self, kind: str, node, taint: Taint, target: str = "", runs: bool = False) -> Sink:
+    def sink(self, kind: str, node, taint: Taint, target: str = "", runs: bool = False, channel: str = "") -> Sink:
         row = self.row(node)
-        sink = Sink(kind, self.facts.line(row), taint, target, self.facts.evidence(row), -1, runs)
+        sink = Sink(kind, self.facts.line(row), taint, target, self.facts.evidence(row), -1, runs, channel)
         self.facts.sinks.append(sink)
         return sink
 
@@ -132,6 +158,15 @@ class _Reader:
         if kind == "expression_statement":
             for child in node.named_children:
                 self.expr(child, depth + 1)
+            return
+        if kind == "for_in_statement":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and right is not None:
+                taint = self.expr(right, depth + 1)
+                self.loop_values(left, right, taint)
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.walk(body, depth + 1)
             return
         if kind in ("comment", "string", "template_string", "jsx_text"):
             if kind != "comment":
@@ -175,6 +210,32 @@ class _Reader:
                         if name is not None and alias is not None:
                             self.aliases[self.text(alias)] = f"{module}.{self.text(name)}"
 
+    def loop_values(self, left, right, taint: Taint) -> None:
+        """`for (const p of paths)`: the loop variable takes each spelled value of the list."""
+        while left.type in ("lexical_declaration", "variable_declaration") and left.named_children:
+            left = left.named_children[0]
+        if left.type == "variable_declarator":
+            left = left.child_by_field_name("name") or left
+        if left.type != "identifier":
+            return
+        ident = self.text(left)
+        self.variables[ident] = taint
+        values = self.strings(right)
+        if values:
+            self.choices[ident] = values
+            self.constants[ident] = max(values, key=lambda n: bool(classify.path_sensitivity(n)))
+
+    def strings(self, node) -> tuple[str, ...]:
+        """The spelled strings of an array literal (or of the name bound to one), at most MAX_CHOICES."""
+        if node is None:
+            return ()
+        if node.type == "identifier":
+            return self.choices.get(self.text(node), ())
+        if node.type != "array":
+            return ()
+        found = (self.literal(e) for e in node.named_children[: 4 * MAX_CHOICES])
+        return tuple(dict.fromkeys(v for v in found if v))[:MAX_CHOICES]
+
     def bind(self, name, value, taint: Taint) -> None:
         if name.type == "identifier":
             ident = self.text(name)
@@ -184,6 +245,14 @@ class _Reader:
                 self.constants[ident] = literal
             else:
                 self.constants.pop(ident, None)
+            values = self.strings(value) if value.type == "array" else ()
+            if values:
+                self.choices[ident] = values
+            else:
+                self.choices.pop(ident, None)
+            peer = self.peer(value)
+            if peer is not None:
+                self.endpoints[ident] = peer
             module = self.required(value)
             if module:
                 self.aliases[ident] = module
@@ -293,6 +362,7 @@ class _Reader:
         if len(text) > 200:
             return ""
         text = re.sub(r"\s+", "", text).replace("?.", ".")
+        text = _REQUIRED.sub(r"\1.", text, count=1)  # `require('https').request`: the module's own name
         head, dot, rest = text.partition(".")
         base = head.split("(", 1)[0].split("[", 1)[0]
         if base in self.aliases and head == base:
@@ -337,9 +407,10 @@ class _Reader:
                 if body.type == "statement_block":
                     self.walk(body, depth + 1)
                 else:
-                    self.expr(body, depth + 1)
+                    self.returns.append(self.expr(body, depth + 1))
+            returned = frozenset().union(*self.returns) if self.returns else CLEAN
             self.returns = saved
-            return CLEAN
+            return returned  # a callback's result: what `paths.map(p => fs.readFileSync(p))` holds
         if kind == "assignment_expression" or kind == "augmented_assignment_expression":
             left = node.child_by_field_name("left")
             right = node.child_by_field_name("right")
@@ -385,6 +456,7 @@ class _Reader:
                     key = parent.child_by_field_name("key")
                     if key is not None and self.text(key).strip("'\"") == "env":
                         return CLEAN
+                self.facts.environment_dump(self.row(node))
                 return self.source(ENV_DUMP, f"reads the whole environment ({prefix})", node)
             if text.startswith(prefix + ".") and node.type == "member_expression":
                 prop = node.child_by_field_name("property")
@@ -419,17 +491,30 @@ class _Reader:
         short = qual.rsplit(".", 1)[-1]
         module = qual.rsplit(".", 1)[0] if "." in qual else ""
         args = self.arguments(node)
+        obj = function.child_by_field_name("object") if function is not None and function.type == (
+            "member_expression") else None  # fmt: skip
+        picked = self.callback(obj, short, args)
         arg_taints = [self.expr(a, depth + 1) for a in args]
         every = frozenset().union(*arg_taints) if arg_taints else CLEAN
         receiver = CLEAN
-        if function is not None and function.type == "member_expression":
-            obj = function.child_by_field_name("object")
-            receiver = self.expr(obj, depth + 1) if obj is not None else CLEAN
+        if obj is not None:
+            receiver = self.expr(obj, depth + 1)
         elif function is not None and function.type not in ("identifier", "import", "super"):
             receiver = self.expr(function, depth + 1)  # `new Function(x)()`, `(await load())()`
-        taint = every | receiver
+        taint = every | receiver | picked
         if qual in ("Deno.env.get", "Bun.env.get"):
             return self.env_read(self.literal(args[0]) if args else None, node)
+        sent = self.channel_call(node, obj, short, args, every)
+        if sent is not None:
+            return sent
+        module_of = self.aliases.get(qual.split(".", 1)[0], qual.split(".", 1)[0])
+        resolver = qual.rsplit(".", 1)[0] in _DNS or module_of in _DNS or module_of.rsplit(".", 1)[0] in _DNS
+        if resolver and short in _DNS_CALLS and args and (arg_taints[0] or "*" in (self.literal(args[0]) or "")):
+            return self.lookup_sends(node, args[0], arg_taints[0])
+        if (module_of in _GLOB_MODULES or qual in ("globSync", "glob.sync", "fg.sync")) and args:
+            pattern = self.literal(args[0])
+            if pattern:
+                return taint | self.found(pattern, node)
         if module in _FS_MODULES or qual.startswith(("fs.", "fsp.", "fs.promises.", "fse.")) or (
             qual in self.aliases.values() and qual.split(".", 1)[0] in _FS_MODULES
         ):  # fmt: skip
@@ -477,6 +562,11 @@ class _Reader:
             if runtime:
                 self.use(PROCESS, qual, node, "eval")
                 self.sink(EXEC, node, arg_taints[0] if arg_taints else CLEAN, qual)
+            if qual in ("require", "import") and first is not None:
+                module = self.literal(first)  # a file written here and loaded as a module runs what was written
+                written = self.files.get(classify.normal_path(module), CLEAN) if module else CLEAN
+                if written:
+                    self.sink(EXEC, node, written, module or qual)
             return taint if qual in ("require", "import") else CLEAN
         if qual in ("Buffer.from", "atob", "Buffer.alloc") or (qual.startswith("zlib.") and "Sync" in qual and (
             "inflate" in qual or "gunzip" in qual or "unzip" in qual or "Decompress" in qual
@@ -498,6 +588,194 @@ class _Reader:
             return taint | self.functions[name]
         return sanitised(taint, qual)
 
+    # -- spelled values, channels ------------------------------------------------------------
+
+    def spellings(self, node) -> list[str]:
+        """Every string `node` may spell: `literal`, with a name that takes several values tried in turn."""
+        if node is None:
+            return []
+        several: list[str] = []
+        stack, seen = [node] if self.spelled < MAX_SPELLED else [], 0
+        while stack and seen < 100:
+            current = stack.pop()
+            seen += 1
+            if current.type == "identifier" and len(self.choices.get(self.text(current), ())) > 1:
+                several.append(self.text(current))
+                break
+            stack.extend(current.named_children)
+        if not several:
+            text = self.literal(node)
+            return [text] if text else []
+        name = several[0]
+        saved = self.constants.get(name)
+        out: list[str] = []
+        try:
+            for value in self.choices[name]:
+                self.constants[name] = value
+                text = self.literal(node)
+                if text and text not in out:
+                    out.append(text)
+        finally:
+            if saved is None:
+                self.constants.pop(name, None)
+            else:
+                self.constants[name] = saved
+        self.spelled += len(out)
+        return out[:MAX_CHOICES]
+
+    def read_from(self, node, at, record_all: bool = True) -> Taint:
+        """What reading the file(s) `node` names yields: what was written there, a credential file's contents."""
+        taint = CLEAN
+        for path in self.spellings(node):
+            if "://" in path:
+                continue
+            secret = classify.secret_label(path, self.facts.own)
+            if record_all or secret:
+                self.use(PATH, path, at, "read")
+            taint = taint | self.file_taint(path, at)
+        return taint
+
+    def found(self, pattern: str, node) -> Taint:
+        """A glob or listing: what it finds names wallet or credential files when its pattern says so."""
+        self.use(PATH, pattern, node, "list")
+        label = classify.secret_label(pattern, self.facts.own)
+        if label:
+            return self.source(SECRET_FILE, f"finds {classify.normal_path(pattern)} ({label})", node)
+        if classify.is_home(pattern):
+            return self.source(COLLECTED, f"lists {classify.normal_path(pattern)}", node)
+        return CLEAN
+
+    def callback(self, obj, short: str, args: list) -> Taint:
+        """`paths.forEach(p => ...)`: the callback's parameter takes each spelled value of the list; a filter
+        whose test names wallet or key files (`f => f.endsWith('.keystore')`) keeps what names them."""
+        if short == "readFile" and args and args[-1].type in ("arrow_function", "function_expression"):
+            parameters = args[-1].child_by_field_name("parameters")
+            names = [c for c in parameters.named_children if c.type == "identifier"] if parameters is not None else []
+            if len(names) > 1:  # `fs.readFile(path, (err, data) => ...)`: data is the file
+                self.variables[self.text(names[1])] = self.read_from(args[0], args[0], record_all=False)
+            return CLEAN
+        if short not in _LOOP_CALLBACKS or not args or args[0].type not in ("arrow_function", "function_expression"):
+            return CLEAN
+        values = self.strings(obj) if obj is not None else ()
+        parameters = args[0].child_by_field_name("parameters") or args[0].child_by_field_name("parameter")
+        first = parameters if parameters is not None and parameters.type == "identifier" else next(
+            (c for c in (parameters.named_children if parameters is not None else []) if c.type == "identifier"),
+            None)  # fmt: skip
+        if first is not None and values:
+            name = self.text(first)
+            self.choices[name] = values
+            self.constants[name] = max(values, key=lambda n: bool(classify.path_sensitivity(n)))
+        if short not in ("filter", "find"):
+            return CLEAN
+        body = self.text(args[0])[:2000]
+        for fragment in re.findall(r"""['"`]([^'"`\n]{1,100})['"`]""", body)[:8]:
+            pattern, label = classify.name_pattern(fragment)
+            if pattern:
+                self.use(PATH, pattern, args[0], "list")
+                return self.source(SECRET_FILE, f"picks out files named {pattern} ({label})", args[0])
+        return CLEAN
+
+    def peer(self, node) -> str | None:
+        """The host a request, socket, websocket or mail transport made here talks to ("" when not spelled);
+        None when `node` makes none of them."""
+        while node is not None and node.type in ("await_expression", "parenthesized_expression"):
+            node = node.named_children[0] if node.named_children else None
+        if node is None or node.type not in ("call_expression", "new_expression"):
+            return None
+        function = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+        qual = self.qualname(function)
+        short = qual.rsplit(".", 1)[-1]
+        root = qual.split(".", 1)[0]
+        module = self.aliases.get(root, root)
+        args = self.arguments(node)
+        first = args[0] if args else None
+        if module in ("http", "https", "node:http", "node:https") and short in ("request", "get"):
+            return self.option_host(first)
+        if module in _NET and short in ("connect", "createConnection"):
+            return self.option_host(args[1] if len(args) > 1 else first)
+        if (module in _NET and short == "Socket") or qual == "WebSocket" or module in ("ws", "isomorphic-ws"):
+            return self.option_host(first) if short != "Socket" else ""
+        if short == "createTransport":
+            return self.option_host(first)
+        return None
+
+    def option(self, node, name: str) -> str | None:
+        """The spelled value of `name` in an options object, or None."""
+        for pair in node.named_children if node is not None and node.type == "object" else []:
+            key = pair.child_by_field_name("key") if pair.type == "pair" else None
+            if key is not None and self.text(key).strip("'\"`") == name:
+                return self.literal(pair.child_by_field_name("value"))
+        return None
+
+    def option_host(self, node) -> str:
+        """The host an address or an options object (`{hostname: 'x', ...}`, `{host: 'x'}`) names, or ""."""
+        if node is None:
+            return ""
+        if node.type == "object":
+            for pair in node.named_children:
+                key = pair.child_by_field_name("key") if pair.type == "pair" else None
+                if key is not None and self.text(key).strip("'\"") in ("hostname", "host"):
+                    return self.option_host(pair.child_by_field_name("value"))
+            return ""
+        text = self.literal(node) or ""
+        host = classify.host_of_pieces(text) if "://" in text else text.split(":", 1)[0]
+        return (host or "").lower() if host and "*" not in host and "." in host else ""
+
+    def channel_call(self, node, obj, short: str, args: list, every: Taint) -> Taint | None:
+        """`req.write(data)`, `socket.end(data)`, `ws.send(data)`, `transport.sendMail(message)`: a send to the
+        peer the request, socket or transport was made for (`https.request({...}).end(data)` too)."""
+        if obj is None or short not in ("write", "end", "send", "sendMail", "connect"):
+            return None
+        peer = self.endpoints.get(self.text(obj)) if obj.type == "identifier" else self.peer(obj)
+        if peer is None:
+            return None
+        if short == "connect":
+            host = self.option_host(args[1] if len(args) > 1 else args[0] if args else None)
+            if host and obj.type == "identifier":
+                self.endpoints[self.text(obj)] = host
+                self.use(HOST, host, node, "send")
+            return CLEAN
+        content = every
+        if short == "sendMail" and args:
+            content = content | self.attachments(args[0])
+        if peer:
+            self.use(HOST, peer, node, "send")
+        sink = self.sink(SEND, node, content, peer)
+        if args:
+            self.facts.sends.append(sink)
+        return CLEAN
+
+    def attachments(self, message) -> Taint:
+        """The files a mail message attaches (`attachments: [{path: ...}]`): read and sent with it."""
+        taint = CLEAN
+        stack, seen = [message], 0
+        while stack and seen < 200:
+            current = stack.pop()
+            seen += 1
+            if current.type == "pair":
+                key = current.child_by_field_name("key")
+                if key is not None and self.text(key).strip("'\"") == "path":
+                    taint = taint | self.read_from(current.child_by_field_name("value"), current)
+                    continue
+            stack.extend(current.named_children)
+        return taint
+
+    def lookup_sends(self, node, name, taint: Taint) -> Taint:
+        """A name built from data and looked up: the data goes to whoever serves the domain it ends in."""
+        while name.type == "binary_expression" and self.literal(name) is None:
+            right = name.child_by_field_name("right")
+            if right is None:
+                break
+            name = right
+        text = self.literal(name) or ""
+        domain = re.sub(r"^.*\*", "", text).lstrip(".").lower()
+        domain = domain if "." in domain else ""
+        if domain:
+            self.use(HOST, domain, node, "send")
+        sink = self.sink(SEND, node, taint, domain, channel="dns")
+        self.facts.sends.append(sink)
+        return CLEAN
+
     # -- files -----------------------------------------------------------------------------
 
     def file_taint(self, path: str, node) -> Taint:
@@ -511,10 +789,9 @@ class _Reader:
     def fs(self, node, short: str, args: list, arg_taints: list[Taint], taint: Taint) -> Taint:
         path = self.literal(args[0]) if args else None
         if short in _FS_READ:
-            if path:
-                self.use(PATH, path, node, "read")
-                return taint | self.file_taint(path, node)
-            return taint
+            return taint | self.read_from(args[0] if args else None, node)
+        if short in _FS_LIST and path and classify.secret_label(path, self.facts.own):
+            return self.found(path, node)
         if short in _FS_WRITE:
             if path:
                 content_node = args[1] if len(args) > 1 else None
@@ -559,6 +836,7 @@ class _Reader:
         root_module = self.aliases.get(root, root)
         detail: str | None = None
         url_node = args[0] if args else None
+        named = ""  # the host an options object names (`https.request({hostname: ...})`)
         if qual in ("fetch", "globalThis.fetch", "window.fetch", "nodeFetch") or self.aliases.get(qual) == "node-fetch":
             detail = "fetch"
             options = args[1] if len(args) > 1 else None
@@ -579,7 +857,16 @@ class _Reader:
             else:
                 detail = "send" if short in _HTTP_SEND else "fetch"
         elif root_module in ("http", "https", "node:http", "node:https") and short in ("request", "get"):
-            detail = "send" if short == "request" else "fetch"
+            detail = "fetch"
+            options = args[1] if len(args) > 1 and args[1].type == "object" else url_node
+            if short == "request" and options is not None and options.type == "object":
+                method = self.option(options, "method")
+                detail = "send" if (method or "GET").upper() in ("POST", "PUT", "PATCH", "DELETE") else "fetch"
+            elif short == "request":
+                detail = "send"
+            if url_node is not None and url_node.type == "object":
+                url_node = None
+                named = self.option_host(args[0])
         elif (
             qual in ("WebSocket", "ws", "io")
             or root_module in ("ws", "socket.io-client")
@@ -597,13 +884,16 @@ class _Reader:
                 for url_text, _row, ident in self.urls:
                     if value and (url_text in value or value in url_text):
                         self.consumed.add(ident)
-        host = classify.host_of_pieces(url) if url and "://" in url else None
+        host = (classify.host_of_pieces(url) if url and "://" in url else None) or named or None
         if host:
             self.use(HOST, host, node, detail)
         sink = self.sink(SEND, node, taint, host or "")
         if detail == "send":
             self.facts.sends.append(sink)
-        return taint | self.source(FETCHED, f"downloads {host or 'a URL'}", node, host or "")
+        fetched = self.source(FETCHED, fetch_label(host or "", url or ""), node, host or "", url or "")
+        if host and geolocation_service(host):
+            fetched = fetched | self.source(COLLECTED, f"looks up the machine's location ({host})", node)
+        return taint | fetched
 
     # -- child processes -------------------------------------------------------------------
 

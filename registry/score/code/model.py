@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from registry.score.card import ENV, HOST, PATH, PERSISTENCE, Use
+from registry.score.card import ENV, HOST, PATH, PERSISTENCE, WHOLE_ENVIRONMENT, Use
 from registry.score.code import classify, system
 from registry.score.risk.rules import show
+from registry.score.vocabulary import free_hosting
 
 # Source kinds: what a value holds.
 SECRET = "secret"  # a secret-like environment variable (an API token)
@@ -25,6 +26,7 @@ COLLECTED = "collected"  # reconnaissance: home listing, clipboard, screenshot, 
 SYSTEM_FACTS = "system facts"  # host name, user name, platform
 FETCHED = "fetched"  # content downloaded from the network
 DECODED = "decoded"  # base64/hex/rot13/zlib/marshal-decoded data
+PARAMETER = "parameter"  # stands for what a function's caller passes (label: the name, command: the position)
 
 # Sink kinds.
 SEND = "send"  # data leaves the machine
@@ -54,6 +56,31 @@ SANITISERS = re.compile(
     re.IGNORECASE,
 )
 SECRET_KINDS = frozenset({"secret", "wallet key", "secret file"})
+
+
+def fetch_label(host: str, url: str = "") -> str:
+    """'downloads x.example', with what makes the source weaker than a named HTTPS host: plain HTTP, free hosting."""
+    label = f"downloads {host or 'a URL'}"
+    if host and free_hosting(host):
+        label += " (a free hosting subdomain)"
+    if url[:7].lower() == "http://":
+        label += " over plain HTTP"
+    return label
+
+
+def substitute(taint: frozenset, positional: list, named: dict) -> frozenset:
+    """A function's taint seen from one call: each parameter stand-in replaced by what that call passes."""
+    if not any(s.kind == PARAMETER for s in taint):
+        return taint
+    out = set()
+    for source in taint:
+        if source.kind != PARAMETER:
+            out.add(source)
+        elif source.label in named:
+            out |= named[source.label]
+        elif 0 <= source.command < len(positional):
+            out |= positional[source.command]
+    return frozenset(out)
 
 
 def sanitised(taint: frozenset, name: str) -> frozenset:
@@ -86,6 +113,7 @@ class Sink:
     evidence: str = ""
     command: int = -1  # shell: the pipeline it belongs to (a source in the same one is the line rules' case)
     runs_code: bool = False  # PERSIST: what is written runs code or fetches
+    channel: str = ""  # SEND: "dns" for a name looked up (a secret spliced into a name is never authentication)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +138,23 @@ class Facts:
     own: tuple[str, ...] = ()  # the names of the skill's own configuration folder (classify.own_names)
     parser: str = ""
     statement_text: str = ""  # shell: the top-level statement being read (what a `tee` writes is in it)
+    # What each file written may hold, shared by the units of one Markdown file (a later fence runs what an
+    # earlier one decoded); None: the reader keeps its own.
+    files: dict[str, Taint] | None = None
+    hidden: str = ""  # set while reading code decoded from a blob: where it was hidden, for every source's label
+    depth: int = 0  # code inside code being read (a decoded blob, a `python -c` body)
 
     _rows: list[str] | None = None
     _statements: int = 0
     _shown: dict[int, str] = field(default_factory=dict)
+
+    def label(self, label: str) -> str:
+        """A source's label, saying so when the code was hidden in a blob."""
+        return f"{label}, {self.hidden}" if self.hidden else label
+
+    def environment_dump(self, row: int) -> None:
+        """The card's fact behind every 'the whole environment' a finding says."""
+        self.use(ENV, WHOLE_ENVIRONMENT, row, "read", classify.SECRET_LIKE)
 
     def next_statement(self) -> int:
         """A fresh id for one top-level shell statement (unique across nested command strings)."""

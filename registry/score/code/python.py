@@ -3,13 +3,20 @@
 Statements are read in order with a simple def-use taint: a variable holds the union of what its
 assigned expression may hold (f-strings, concatenation, containers, and calls such as json.dumps
 or base64 wrapping a value carry it along); a function's return value holds what its returns may
-hold, for later calls by name. Commands handed to subprocess/os.system are read by the shell
-reader, on the Python line that runs them, sharing the record of files written.
+hold, for later calls by name, and the sends its parameters reach are replayed with each call's
+values. A name bound to a list or dict of paths, a glob, or a loop over them keeps every spelled
+value (up to MAX_CHOICES), so a read of `os.path.join(home, p)` reads each; a test that picks out
+wallet or key files by name marks what passes it; archives (zipfile, tarfile, make_archive) hold
+what they pack; connections, remote logging handlers and name lookups are sends to their peer.
+Commands handed to subprocess/os.system are read by the shell reader, on the Python line that runs
+them, sharing the record of files written.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
+import itertools
 import re
 
 from registry.score.card import ENV, HOST, PATH, PERSISTENCE, PROCESS
@@ -21,6 +28,7 @@ from registry.score.code.model import (
     ENV_DUMP,
     EXEC,
     FETCHED,
+    PARAMETER,
     SECRET,
     SECRET_FILE,
     SEND,
@@ -30,9 +38,11 @@ from registry.score.code.model import (
     Sink,
     Source,
     Taint,
+    fetch_label,
     sanitised,
+    substitute,
 )
-from registry.score.vocabulary import URL, url_host
+from registry.score.vocabulary import URL, geolocation_service, url_host
 
 _HTTP_LIBS = ("requests", "httpx", "aiohttp", "urllib3", "niquests")
 _HTTP_METHODS = {"get": "fetch", "head": "fetch", "options": "fetch", "post": "send", "put": "send",
@@ -62,6 +72,34 @@ _DELETERS = {"os.remove", "os.unlink", "os.rmdir", "shutil.rmtree", "os.removedi
 _COPIERS = {"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.move", "os.rename",
             "os.replace", "os.symlink", "os.link"}  # fmt: skip
 _SECRET_CALLS = {"keyring.get_password", "keyring.get_credential", "getpass.getpass"}
+# Channels a script can send through besides HTTP libraries: each names its peer when it is made.
+_CONNECTIONS = {"socket.create_connection", "smtplib.SMTP", "smtplib.SMTP_SSL", "ftplib.FTP", "ftplib.FTP_TLS",
+                "http.client.HTTPConnection", "http.client.HTTPSConnection", "websocket.create_connection",
+                "websockets.connect", "websockets.client.connect", "websocket.WebSocketApp"}  # fmt: skip
+# Logging handlers that ship every record they are given to another machine.
+_REMOTE_LOG_HANDLERS = {"logging.handlers.HTTPHandler", "logging.handlers.SocketHandler",
+                        "logging.handlers.DatagramHandler", "logging.handlers.SysLogHandler",
+                        "logging.handlers.SMTPHandler"}  # fmt: skip
+_LOG_LEVELS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
+# Name lookups: data spliced into the name leaves through any resolver.
+_RESOLVERS = {"socket.gethostbyname", "socket.gethostbyname_ex", "socket.getaddrinfo", "dns.resolver.resolve",
+              "dns.resolver.query", "dns.resolver.Resolver().resolve", "dns.resolver.Resolver().query"}  # fmt: skip
+_ARCHIVES = {"zipfile.ZipFile", "zipfile.PyZipFile", "tarfile.open", "tarfile.TarFile", "py7zr.SevenZipFile"}
+_ARCHIVE_SUFFIX = {"zip": ".zip", "tar": ".tar", "gztar": ".tar.gz", "bztar": ".tar.bz2", "xztar": ".tar.xz"}
+_TEMPORARY = {"tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.mkstemp", "tempfile.mktemp",
+              "tempfile.SpooledTemporaryFile"}  # fmt: skip
+_GLOBS = {"glob.glob", "glob.iglob"}
+# Methods that compare or edit a string or a collection: a path handed to one is not read.
+_COMPARES = frozenset(
+    """endswith startswith find rfind index rindex count replace split rsplit strip lstrip rstrip partition rpartition
+    join format removeprefix removesuffix append extend insert remove discard add get pop setdefault update
+    __contains__ match fullmatch search""".split()
+)
+_CLIENT = re.compile(r"(?:[Ss]ession|Client|PoolManager|ConnectionPool)\(\)$")  # HTTP clients made to send requests
+MAX_EFFECTS = 20  # parameter-fed sinks of one function replayed at each call
+MAX_REPLAYED = 400  # sinks replayed per unit, every call together
+MAX_SPELLED = 2000  # values tried per unit, every read together; past it a name stands for its likeliest value
+MAX_CHOICES = 16  # values one name may hold that are spelled out (a list of paths looped over)
 _OPENERS = {"webbrowser.open", "webbrowser.open_new", "webbrowser.open_new_tab", "webbrowser.get().open"}
 _URLLIB = {"urllib.request.urlopen", "urlopen", "urllib.request.Request", "Request", "urllib.request.urlretrieve",
            "urlretrieve", "urllib2.urlopen"}  # fmt: skip
@@ -72,10 +110,15 @@ _OTHER_CALLS = {"os.getenv", "os.environ.get", "os.environ.copy", "os.environ.it
                 "http.client.HTTPSConnection", "websocket.create_connection", "websockets.connect",
                 "socket.create_connection", "urllib.request.urlopen", "os.chmod", "read_text", "read_bytes",
                 "write_text", "write_bytes", "iterdir", "rglob", "mkdir", "touch", "sendall", "sendmail", "aiohttp",
-                "httpx", "requests", "urllib3", "niquests", "clipboard_get"}  # fmt: skip
+                "httpx", "requests", "urllib3", "niquests", "clipboard_get", "shutil.make_archive"}  # fmt: skip
 # Every name the reader acts on: the fence prefilter in __init__ searches for these.
 KNOWN_CALLS = frozenset(
     _SUBPROCESS
+    | _CONNECTIONS
+    | _REMOTE_LOG_HANDLERS
+    | _RESOLVERS
+    | _ARCHIVES
+    | _TEMPORARY
     | _DECODERS
     | _SYSTEM_FACTS
     | set(_COLLECTORS)
@@ -88,18 +131,27 @@ KNOWN_CALLS = frozenset(
 )
 
 
-def analyse(facts: Facts) -> None:
-    """Read a Python unit into `facts`. Raises SyntaxError, RecursionError, ValueError on bad input."""
-    tree = ast.parse(facts.unit.text, filename=facts.unit.name)
-    facts.parser = "python ast"
-    reader = _Reader(facts)
+def analyse(facts: Facts, text: str | None = None, fixed_row: int | None = None,
+            files: dict[str, Taint] | None = None, row_offset: int = 0) -> None:  # fmt: skip
+    """Read a Python unit into `facts`. Raises SyntaxError, RecursionError, ValueError on bad input.
+
+    `text` is code inside the unit (a `python -c` body, a decoded blob), read with every use on the unit's
+    `fixed_row` (or, `row_offset`, on the unit rows it spans: a heredoc's body); `files` is shared with the
+    caller, so a file written there and run here is one flow.
+    """
+    tree = ast.parse(facts.unit.text if text is None else text, filename=facts.unit.name)
+    facts.parser = facts.parser or "python ast"
+    reader = _Reader(facts, fixed_row, files)
+    reader.row_offset = row_offset
     reader.body(tree.body)
     reader.mentions()
 
 
 class _Reader:
-    def __init__(self, facts: Facts) -> None:
+    def __init__(self, facts: Facts, fixed_row: int | None = None, files: dict[str, Taint] | None = None) -> None:
         self.facts = facts
+        self.fixed_row = fixed_row
+        self.row_offset = 0
         self.variables: dict[str, Taint] = {}
         self.constants: dict[str, str] = {}  # names bound to a string or path we can spell out
         self.types: dict[str, str] = {}  # names bound to a call result: "requests.Session()"
@@ -107,7 +159,16 @@ class _Reader:
         self.aliases: dict[str, str] = {}
         self.functions: dict[str, Taint] = {}
         self.networked: set[str] = set()
-        self.files: dict[str, Taint] = {}
+        self.files: dict[str, Taint] = files if files is not None else facts.files if facts.files is not None else {}
+        self.choices: dict[str, tuple[str, ...]] = {}  # names that take several spelled values (a loop over paths)
+        self.folders: set[str] = set()  # the files written that are folders (`shutil.copy(x, "/tmp/stage/")`)
+        self.spelled = 0  # values tried for names with several, in this unit (MAX_SPELLED)
+        self.replayed = 0
+        self.endpoints: dict[str, str] = {}  # names bound to a connection, and its peer
+        self.archives: dict[str, tuple[str, str]] = {}  # names bound to an archive being written: (path, buffer name)
+        self.temporary: dict[str, str] = {}  # names bound to a temporary file (or its descriptor): its stand-in path
+        self.log_hosts: list[str] = []  # peers of the remote logging handlers made so far
+        self.effects: dict[str, tuple[bool, list[tuple[Sink, bool]]]] = {}  # function -> (method, parameter-fed sinks)
         self.returns: list[Taint] | None = None
         self.network_seen = False
         self.urls: list[tuple[str, int, int]] = []  # (url, row, node id) string constants
@@ -117,19 +178,22 @@ class _Reader:
     # -- recording -------------------------------------------------------------------------
 
     def row(self, node: ast.AST) -> int:
-        return max(0, getattr(node, "lineno", 1) - 1)
+        if self.fixed_row is not None:
+            return self.fixed_row
+        return max(0, getattr(node, "lineno", 1) - 1) + self.row_offset
 
     def use(self, kind: str, value: str, node: ast.AST, detail: str = "", sensitive: str = "") -> None:
         self.facts.use(kind, value, self.row(node), detail, sensitive)
 
-    def source(self, kind: str, label: str, node: ast.AST, host: str = "") -> Taint:
-        src = Source(kind, label, self.facts.line(self.row(node)), host)
+    def source(self, kind: str, label: str, node: ast.AST, host: str = "", url: str = "") -> Taint:
+        src = Source(kind, self.facts.label(label), self.facts.line(self.row(node)), host, url=url)
         self.facts.sources.append(src)
         return frozenset({src})
 
-    def sink(self, kind: str, node: ast.AST, taint: Taint, target: str = "", runs: bool = False) -> Sink:
+    def sink(self, kind: str, node: ast.AST, taint: Taint, target: str = "", runs: bool = False,
+             channel: str = "") -> Sink:  # fmt: skip
         row = self.row(node)
-        sink = Sink(kind, self.facts.line(row), taint, target, self.facts.evidence(row), -1, runs)
+        sink = Sink(kind, self.facts.line(row), taint, target, self.facts.evidence(row), -1, runs, channel)
         self.facts.sinks.append(sink)
         return sink
 
@@ -173,11 +237,7 @@ class _Reader:
                 self.returns.append(taint)
         elif isinstance(node, ast.For | ast.AsyncFor):
             self.bind(node.target, self.expr(node.iter), node.iter)
-            if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Tuple | ast.List | ast.Set):
-                names = [self.literal(e) for e in node.iter.elts[:64]]
-                names = [n for n in names if n is not None]
-                if names:  # the loop variable takes each value: keep the one that says most about the loop
-                    self.constants[node.target.id] = max(names, key=lambda n: bool(classify.path_sensitivity(n)))
+            self.loop_values(node.target, node.iter)
             self.body(node.body)
             self.body(node.orelse)
         elif isinstance(node, ast.With | ast.AsyncWith):
@@ -188,6 +248,11 @@ class _Reader:
             self.body(node.body)
         elif isinstance(node, ast.If | ast.While):
             self.expr(node.test)
+            if isinstance(node, ast.If) and not _skips(node.body):
+                picked = self.picked(node.test)
+                for name in _names(node.test):
+                    if picked and name not in self.aliases:
+                        self.variables[name] = self.variables.get(name, CLEAN) | picked
             self.body(node.body)
             self.body(node.orelse)
         elif isinstance(node, ast.Try | getattr(ast, "TryStar", ast.Try)):
@@ -209,24 +274,105 @@ class _Reader:
                 elif isinstance(child, ast.stmt):
                     self.statement(child)
 
+    def loop_values(self, target: ast.expr, iterable: ast.expr) -> None:
+        """What a loop variable takes, when the loop runs over spelled values: a list of paths, a dict's
+        values, a glob's pattern. The most telling value stays its constant; all of them its choices."""
+        values: tuple[str, ...] = ()
+        names: list[str] = []
+        if isinstance(target, ast.Name):
+            names = [target.id]
+        elif isinstance(target, ast.Tuple) and target.elts and all(isinstance(e, ast.Name) for e in target.elts):
+            names = [target.elts[-1].id]  # `for key, path in paths.items()`: the value
+        if isinstance(iterable, ast.Tuple | ast.List | ast.Set):
+            values = self.strings(iterable)
+        elif isinstance(iterable, ast.Name):
+            values = self.choices.get(iterable.id, ())
+        elif isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute):
+            owner = iterable.func.value
+            if iterable.func.attr in ("items", "values", "keys") and isinstance(owner, ast.Name):
+                values = self.choices.get(f"{owner.id}.{'keys' if iterable.func.attr == 'keys' else 'values'}", ())
+        if isinstance(iterable, ast.Call) and self.qualname(iterable.func) in _GLOBS and iterable.args:
+            pattern = self.literal(iterable.args[0])
+            values = (pattern,) if pattern else ()
+        if not values or len(names) != 1:
+            return
+        self.choices[names[0]] = values
+        self.constants[names[0]] = max(values, key=lambda n: bool(classify.path_sensitivity(n)))
+
+    def strings(self, node: ast.expr) -> tuple[str, ...]:
+        """The spelled strings of a list, tuple or set literal (a dict: its values), at most MAX_CHOICES."""
+        if isinstance(node, ast.Dict):
+            elements = [v for v in node.values if v is not None]
+        elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+            elements = list(node.elts)
+        else:
+            return ()
+        found = (self.literal(e) for e in elements[: 4 * MAX_CHOICES])
+        return tuple(dict.fromkeys(v for v in found if v))[:MAX_CHOICES]
+
+    def picked(self, test: ast.expr) -> Taint:
+        """A test that picks out wallet or key files by name (`name.endswith(".keystore")`, `f == "wallet.dat"`):
+        what passes it names such a file. A negated test, or one that only skips, picks nothing."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return CLEAN
+        for constant in _constants(test):
+            pattern, label = classify.name_pattern(constant)
+            if pattern:
+                self.use(PATH, pattern, test, "list")
+                return self.source(SECRET_FILE, f"picks out files named {pattern} ({label})", test)
+        return CLEAN
+
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """A function's body, read once with each parameter standing for what a caller passes: its returns and
+        the sends and runs its parameters reach are replayed at each call with the caller's values."""
         for decorator in node.decorator_list:
             self.expr(decorator)
         saved = (dict(self.variables), self.returns, self.network_seen, dict(self.handles))
         self.returns = []
         self.network_seen = False
-        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
-            self.variables.pop(arg.arg, None)
+        line = self.facts.line(self.row(node))
+        positional = [*node.args.posonlyargs, *node.args.args]
+        for index, arg in enumerate([*positional, *node.args.kwonlyargs]):
+            if arg.arg in ("self", "cls"):
+                continue  # what a method keeps on the object stays visible to the others
+            position = index if index < len(positional) else -1
+            self.variables[arg.arg] = frozenset({Source(PARAMETER, arg.arg, line, command=position)})
         for default in [*node.args.defaults, *node.args.kw_defaults]:
             if default is not None:
                 self.expr(default)
+        first_sink, first_send = len(self.facts.sinks), len(self.facts.sends)
         self.body(node.body)
+        sends = {id(s) for s in self.facts.sends[first_send:]}
+        effects = [
+            (sink, id(sink) in sends)
+            for sink in self.facts.sinks[first_sink:]
+            if any(s.kind == PARAMETER for s in sink.taint)
+        ][:MAX_EFFECTS]
+        self.effects[node.name] = (bool(positional) and positional[0].arg in ("self", "cls"), effects)
         returned = frozenset().union(*self.returns) if self.returns else CLEAN
         if self.network_seen:
             self.networked.add(node.name)
         self.functions[node.name] = returned
+        kept = frozenset(s for s in self.variables.get("self", CLEAN) if s.kind != PARAMETER)
         self.variables, self.returns, network_seen, self.handles = saved[0], saved[1], saved[2], saved[3]
+        if kept:
+            self.variables["self"] = self.variables.get("self", CLEAN) | kept
         self.network_seen = self.network_seen or network_seen
+
+    def replay(self, name: str, node: ast.Call, arg_taints: list[Taint], keyword_taints: dict) -> Taint:
+        """A call of a function read before: its returns and parameter-fed sinks with this call's values."""
+        method, effects = self.effects.get(name, (False, []))
+        positional = ([CLEAN] if method and isinstance(node.func, ast.Attribute) else []) + arg_taints
+        named = {k: v for k, v in keyword_taints.items() if k}
+        for sink, send in effects if self.replayed < MAX_REPLAYED else ():
+            taint = substitute(sink.taint, positional, named)
+            if taint and self.replayed < MAX_REPLAYED:
+                self.replayed += 1
+                replayed = dataclasses.replace(sink, taint=taint)
+                self.facts.sinks.append(replayed)
+                if send:
+                    self.facts.sends.append(replayed)
+        return substitute(self.functions[name], positional, named)
 
     def bind(self, target: ast.expr, taint: Taint, value: ast.expr, augment: bool = False) -> None:
         if isinstance(target, ast.Name):
@@ -237,6 +383,7 @@ class _Reader:
                 self.constants[name] = text
             else:
                 self.constants.pop(name, None)
+            self.bind_choices(name, value, augment)
             if isinstance(value, ast.Call):
                 qual = self.qualname(value.func)
                 if qual:
@@ -245,11 +392,20 @@ class _Reader:
                     path, mode = self.open_args(value)
                     if path and mode and any(c in mode for c in "wax+"):
                         self.handles[name] = path
+                self.bind_channel(name, value, qual)
             else:
                 self.types.pop(name, None)
         elif isinstance(target, ast.Tuple | ast.List):
             for element in target.elts:
                 self.bind(element, taint, value, augment)
+            made = isinstance(value, ast.Call) and self.qualname(value.func) == "tempfile.mkstemp"
+            if made and len(target.elts) == 2:
+                descriptor, path = target.elts
+                stand_in = f"/tmp/tempfile.{getattr(path, 'id', 'mkstemp')}"
+                if isinstance(path, ast.Name):
+                    self.constants[path.id] = stand_in
+                if isinstance(descriptor, ast.Name):
+                    self.temporary[descriptor.id] = stand_in
         elif isinstance(target, ast.Attribute | ast.Subscript):
             base = target.value
             while isinstance(base, ast.Attribute | ast.Subscript):
@@ -261,6 +417,61 @@ class _Reader:
         elif isinstance(target, ast.Starred):
             self.bind(target.value, taint, value, augment)
 
+    def bind_choices(self, name: str, value: ast.expr, augment: bool) -> None:
+        """Remember the spelled values a name holds: a list or dict of paths, a glob's pattern."""
+        values = self.strings(value)
+        if isinstance(value, ast.Dict):
+            keys = tuple(k for k in (self.literal(k) for k in value.keys[: 4 * MAX_CHOICES] if k is not None) if k)
+            self.choices[f"{name}.values"] = values
+            self.choices[f"{name}.keys"] = keys[:MAX_CHOICES]
+        elif isinstance(value, ast.Call) and self.qualname(value.func) in _GLOBS and value.args:
+            pattern = self.literal(value.args[0])
+            values = (pattern,) if pattern else ()
+        if augment and name in self.choices:
+            values = tuple(dict.fromkeys((*self.choices[name], *values)))[:MAX_CHOICES]
+        if values:
+            self.choices[name] = values
+        elif not augment:
+            self.choices.pop(name, None)
+
+    def bind_channel(self, name: str, value: ast.Call, qual: str) -> None:
+        """A name bound to a connection (its peer), an archive being written, or a temporary file."""
+        if qual in _CONNECTIONS:
+            peer = self.peer(value, qual)
+            if peer:
+                self.endpoints[name] = peer
+        elif qual in _ARCHIVES:
+            first = _argument(value, 0, "file", "name")
+            mode_node = _argument(value, 1, "mode")
+            mode = (self.literal(mode_node) if mode_node is not None else "r") or ""
+            if mode[:1] in ("w", "a", "x"):
+                path = self.literal(first) if first is not None else None
+                buffer = first.id if isinstance(first, ast.Name) and path is None else ""
+                self.archives[name] = (path or "", buffer)
+                self.handles.pop(name, None)
+        elif qual in _TEMPORARY:
+            stand_in = f"/tmp/tempfile.{name}"
+            if qual == "tempfile.mktemp":
+                self.constants[name] = stand_in
+            else:
+                self.temporary[name] = stand_in
+                self.handles[name] = stand_in
+        elif qual == "os.fdopen" and value.args and isinstance(value.args[0], ast.Name):
+            stand_in = self.temporary.get(value.args[0].id)
+            if stand_in:
+                self.handles[name] = stand_in
+
+    def peer(self, call: ast.Call, qual: str) -> str:
+        """The host a connection is made to: `create_connection((host, port))`, `SMTP(host)`, `connect(url)`."""
+        first = _argument(call, 0, "host", "url", "uri", "address")
+        if isinstance(first, ast.Tuple) and first.elts:
+            first = first.elts[0]
+        text = self.literal(first) if first is not None else None
+        if not text:
+            return ""
+        host = classify.host_of_pieces(text) if "://" in text else text.split(":", 1)[0]
+        return (host or "").lower()
+
     # -- names and literals ------------------------------------------------------------------
 
     def qualname(self, node: ast.expr) -> str:
@@ -271,6 +482,9 @@ class _Reader:
             if isinstance(node, ast.Attribute):
                 parts.append(node.attr)
                 node = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "__import__":
+                parts.append(self.literal(node.args[0]) or "__import__()" if node.args else "__import__()")
+                break
             elif isinstance(node, ast.Call):
                 inner = self.qualname(node.func) if depth < 10 else ""
                 parts.append(f"{inner}()" if inner else "()")
@@ -320,6 +534,8 @@ class _Reader:
         if isinstance(node, ast.Subscript) and self.qualname(node.value) in ("os.environ", "environ"):
             key = self.literal(node.slice, depth + 1)
             return "~" if key in ("HOME", "USERPROFILE") else None
+        if isinstance(node, ast.Attribute) and node.attr == "name" and isinstance(node.value, ast.Name):
+            return self.temporary.get(node.value.id)
         if isinstance(node, ast.Call):
             qual = self.qualname(node.func)
             args = node.args
@@ -327,6 +543,9 @@ class _Reader:
                 return "~"
             if qual in ("tempfile.gettempdir", "tempfile.mkdtemp"):
                 return "/tmp"
+            if qual == "shutil.make_archive" and len(args) > 1:
+                base, kind = self.literal(args[0], depth + 1), self.literal(args[1], depth + 1)
+                return base + _ARCHIVE_SUFFIX[kind] if base and kind in _ARCHIVE_SUFFIX else None
             if qual in ("os.getenv", "os.environ.get", "environ.get", "getenv") and args:
                 key = self.literal(args[0], depth + 1)
                 return "~" if key in ("HOME", "USERPROFILE") else None
@@ -368,6 +587,59 @@ class _Reader:
                 return self.literal(node.func.value, depth + 1)
         return None
 
+    def spellings(self, node: ast.expr | None) -> list[str]:
+        """Every string `node` may spell: `literal`, with each name that takes several values (a loop over a
+        list of paths) tried in turn, at most MAX_CHOICES of them."""
+        if node is None:
+            return []
+        several = [n.id for n in itertools.islice(ast.walk(node), 100) if isinstance(n, ast.Name)
+                   and len(self.choices.get(n.id, ())) > 1] if self.spelled < MAX_SPELLED else []  # fmt: skip
+        if not several:
+            text = self.literal(node)
+            return [text] if text else []
+        name = several[0]  # one name varied: a path joined from two looped lists is past what a reader follows
+        saved = self.constants.get(name)
+        out: list[str] = []
+        try:
+            for value in self.choices[name]:
+                self.constants[name] = value
+                text = self.literal(node)
+                if text and text not in out:
+                    out.append(text)
+        finally:
+            if saved is None:
+                self.constants.pop(name, None)
+            else:
+                self.constants[name] = saved
+        self.spelled += len(out)
+        return out[:MAX_CHOICES]
+
+    def read_from(self, node: ast.expr | None, at: ast.AST, record: bool = True) -> Taint:
+        """What reading the file(s) `node` names yields: what was written there, a credential file's contents."""
+        taint = CLEAN
+        for path in self.spellings(node):
+            if "://" in path:
+                continue
+            if record:
+                self.use(PATH, path, at, "read")
+            taint = taint | self.file_taint(path, at)
+        return taint
+
+    def lookup(self, path: str, under: bool = False) -> Taint:
+        """What was written to a path here: the file itself, or into the folder it is in (a copy to `dir/`);
+        `under`: everything written inside it too (a folder packed into an archive)."""
+        normal = classify.normal_path(path)
+        taint = self.files.get(normal, CLEAN)
+        folder = normal.rstrip("/") + "/"
+        for key in self.folders:
+            if key != normal and normal.startswith(key):
+                taint = taint | self.files.get(key, CLEAN)
+        if under:
+            for key, written in itertools.islice(self.files.items(), 200):
+                if key.startswith(folder):
+                    taint = taint | written
+        return taint
+
     def open_args(self, call: ast.Call) -> tuple[str | None, str]:
         qual = self.qualname(call.func)
         mode_node: ast.expr | None = None
@@ -384,6 +656,22 @@ class _Reader:
                 path = self.literal(keyword.value)
         mode = self.literal(mode_node) if mode_node is not None else "r"
         return path, mode or "r"
+
+    def open_target(self, call: ast.Call) -> ast.expr | None:
+        """The expression naming the file `open(...)` or `Path(...).open()` opens."""
+        if isinstance(call.func, ast.Attribute) and self.qualname(call.func) not in ("io.open", "codecs.open"):
+            return call.func.value
+        return call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "file"), None)
+
+    def found(self, pattern: str, node: ast.AST) -> Taint:
+        """A listing or glob: what it finds names wallet or credential files when its pattern says so."""
+        self.use(PATH, pattern, node, "list")
+        label = classify.secret_label(pattern, self.facts.own)
+        if label:
+            return self.source(SECRET_FILE, f"finds {classify.normal_path(pattern)} ({label})", node)
+        if classify.is_home(pattern):
+            return self.source(COLLECTED, f"lists {classify.normal_path(pattern)}", node)
+        return CLEAN
 
     # -- expressions -----------------------------------------------------------------------
 
@@ -407,15 +695,24 @@ class _Reader:
         if isinstance(node, ast.Attribute):
             qual = self.qualname(node)
             if qual in ("os.environ", "environ") and not self.in_env_keyword:
+                self.facts.environment_dump(self.row(node))
                 return self.source(ENV_DUMP, "reads the whole environment (os.environ)", node)
             return self.expr(node.value)
         if isinstance(node, ast.Lambda):
             return CLEAN
+        if isinstance(node, ast.GeneratorExp | ast.ListComp | ast.SetComp) and _xor(node.elt):
+            decoded = self.source(DECODED, "decodes XOR-encoded data", node)
+            return decoded | self.comprehension(node)
         if isinstance(node, ast.Compare):  # `"X" in os.environ` tests, never reads out
             for part in [node.left, *node.comparators]:
                 if self.qualname(part) not in ("os.environ", "environ"):
                     self.expr(part)
             return CLEAN
+        return self.comprehension(node)
+
+    def comprehension(self, node: ast.expr) -> Taint:
+        """Any other expression: the union of its parts; a comprehension's filter that picks out wallet or key
+        files by name (`[f for f in names if f.endswith(".keystore")]`) makes what it keeps name them."""
         taint: Taint = CLEAN
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -423,9 +720,11 @@ class _Reader:
             elif isinstance(child, ast.comprehension):
                 iter_taint = self.expr(child.iter)
                 self.bind(child.target, iter_taint, child.iter)
+                self.loop_values(child.target, child.iter)
                 taint = taint | iter_taint
                 for condition in child.ifs:
                     self.expr(condition)
+                    taint = taint | self.picked(condition)
             elif isinstance(child, ast.keyword):
                 taint = taint | self.expr(child.value)
         return taint
@@ -467,6 +766,7 @@ class _Reader:
             and (qual != "dict" or (node.args and self.qualname(node.args[0]) in ("os.environ", "environ")))
             and (qual == "dict" or not self.in_env_keyword)
         ):
+            self.facts.environment_dump(self.row(node))
             return self.source(ENV_DUMP, "reads the whole environment (os.environ)", node)
         if qual in _SECRET_CALLS:
             return taint | self.source(SECRET, f"reads a secret ({qual})", node)
@@ -480,19 +780,32 @@ class _Reader:
             return self.file_call(node, qual, short, arg_taints, taint)
         if qual in _LISTERS or qual in _DELETERS:
             path = self.literal(node.args[0]) if node.args else None
-            if path:
-                self.use(PATH, path, node, "delete" if qual in _DELETERS else "list")
-                if qual in _LISTERS and classify.is_home(path):
-                    return taint | self.source(COLLECTED, f"lists {classify.normal_path(path)}", node)
+            if path and qual in _LISTERS:
+                return taint | self.found(path, node)
+            for path in self.spellings(node.args[0] if node.args else None):
+                self.use(PATH, path, node, "delete")
             return taint
         if qual in _COPIERS and len(node.args) >= 2:
-            src, dst = self.literal(node.args[0]), self.literal(node.args[1])
-            copied = arg_taints[0]
-            if src:
-                self.use(PATH, src, node, "read")
-                copied = copied | self.file_taint(src, node)
+            dst = self.literal(node.args[1])
+            copied = arg_taints[0] | self.read_from(node.args[0], node)
             if dst:
                 self.write(dst, node, copied, "", literal=False, copy=True)
+            return CLEAN
+        if qual == "shutil.make_archive" and len(node.args) > 1:
+            return self.make_archive(node)
+        if short in ("write", "writestr", "add", "addfile") and isinstance(node.func, ast.Attribute) and isinstance(
+                node.func.value, ast.Name) and node.func.value.id in self.archives:  # fmt: skip
+            self.archive_add(node, node.func.value.id, short, every)
+            return CLEAN
+        if qual in _RESOLVERS and node.args and (arg_taints[0] or "*" in (self.literal(node.args[0]) or "")):
+            self.lookup_sends(node, qual, arg_taints[0])
+            return CLEAN
+        if short in _LOG_LEVELS and self.log_hosts and ("logging" in qual or "log" in qual.split(".", 1)[0].lower()):
+            sink = self.sink(SEND, node, every, self.log_hosts[0])
+            self.facts.sends.append(sink)
+            return CLEAN
+        if qual in _REMOTE_LOG_HANDLERS:
+            self.log_handler(node, qual)
             return CLEAN
         if short == "write" and isinstance(node.func, ast.Attribute):
             path = None
@@ -573,7 +886,7 @@ class _Reader:
         if name in self.functions:
             if name in self.networked:
                 self.network_seen = True
-            return taint | self.functions[name]
+            return taint | self.replay(name, node, arg_taints, keyword_taints)
         taint = sanitised(taint, qual or short)
         read = self.secret_arguments(node)
         taint = taint | read
@@ -585,15 +898,77 @@ class _Reader:
         return taint
 
     def secret_arguments(self, node: ast.Call) -> Taint:
-        """A credential file's path handed to any other call (configparser.read, a loader) is read by it."""
+        """A credential file's path handed to any other call (configparser.read, a loader) is read by it; a
+        string method or a pattern match only compares names."""
         taint = CLEAN
+        short = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if short in _COMPARES or self.qualname(node.func).startswith(("fnmatch.", "re.")):
+            return taint
         for arg in node.args[:4]:
             if isinstance(arg, ast.Constant | ast.Name | ast.BinOp | ast.Call | ast.JoinedStr):
-                path = self.literal(arg)
-                if path and classify.secret_label(path, self.facts.own):
-                    self.use(PATH, path, node, "read")
-                    taint = taint | self.file_taint(path, node)
+                for path in self.spellings(arg):
+                    if "://" not in path and classify.secret_label(path, self.facts.own):
+                        self.use(PATH, path, node, "read")
+                        taint = taint | self.file_taint(path, node)
         return taint
+
+    # -- archives, name lookups, logging -----------------------------------------------------
+
+    def make_archive(self, node: ast.Call) -> Taint:
+        """`shutil.make_archive(base, format, root_dir, base_dir)`: the archive holds what the folder holds."""
+        archive = self.literal(node)
+        root = _argument(node, 2, "root_dir")
+        content = self.read_from(root, node) if root is not None else CLEAN
+        for folder in self.spellings(root):
+            content = content | self.lookup(folder, under=True)
+        if archive:
+            self.write(archive, node, content, "", literal=False)
+        return CLEAN
+
+    def archive_add(self, node: ast.Call, name: str, short: str, every: Taint) -> None:
+        """A member added to an archive being written: the file read (`write`, `add`) or the data given."""
+        path, buffer = self.archives[name]
+        content = every
+        if short in ("write", "add") and node.args:
+            content = content | self.read_from(node.args[0], node)
+        self.variables[name] = self.variables.get(name, CLEAN) | content
+        if buffer:
+            self.variables[buffer] = self.variables.get(buffer, CLEAN) | content
+        if path:
+            normal = classify.normal_path(path)
+            self.files[normal] = self.files.get(normal, CLEAN) | content
+            self.use(PATH, path, node, "write")
+
+    def lookup_sends(self, node: ast.Call, qual: str, taint: Taint) -> None:
+        """A name built from data and looked up: the data goes to whoever serves the domain it ends in."""
+        name = node.args[0]
+        while isinstance(name, ast.BinOp) and isinstance(name.op, ast.Add) and self.literal(name) is None:
+            name = name.right  # `encoded + ".t.example"`: the domain is the spelled end
+        text = self.literal(name) or ""
+        domain = re.sub(r"^.*(?:\*|\}|%s)", "", text).lstrip(".").lower() if text else ""
+        if "." not in domain:
+            domain = ""
+        if domain:
+            self.use(HOST, domain, node, "send")
+        sink = self.sink(SEND, node, taint, domain, channel="dns")
+        self.facts.sends.append(sink)
+
+    def log_handler(self, node: ast.Call, qual: str) -> None:
+        """A logging handler that ships records to another machine: every later log call is a send to it."""
+        first = _argument(node, 0, "host", "mailhost", "address")
+        if isinstance(first, ast.Tuple) and first.elts:
+            first = first.elts[0]
+        text = self.literal(first) if first is not None else None
+        if qual.endswith("SysLogHandler") and first is None:
+            return  # the local syslog socket
+        host = (classify.host_of_pieces(text) if text and "://" in text else (text or "").split(":", 1)[0]).lower()
+        if host and classify.is_local_host(host):
+            return
+        if host:
+            self.use(HOST, host, node, "send")
+        self.log_hosts.append(host)
+        sink = self.sink(SEND, node, CLEAN, host)
+        self.facts.sends.append(sink)
 
     def thread(self, node: ast.Call, qual: str) -> Taint:
         """A thread or process whose target makes network calls runs them in the background."""
@@ -623,7 +998,7 @@ class _Reader:
 
     def file_taint(self, path: str, node: ast.AST) -> Taint:
         normal = classify.normal_path(path)
-        taint = self.files.get(normal, CLEAN)
+        taint = self.lookup(normal)
         label = classify.secret_label(normal, self.facts.own)
         if label:
             taint = taint | self.source(SECRET_FILE, f"reads {normal} ({label})", node)
@@ -632,21 +1007,19 @@ class _Reader:
     def file_call(self, node: ast.Call, qual: str, short: str, arg_taints: list[Taint], taint: Taint) -> Taint:
         if short in ("open",) or qual in ("open", "io.open", "codecs.open", "builtins.open"):
             path, mode = self.open_args(node)
-            if not path:
-                return taint
             if any(c in mode for c in "wax+"):
+                if not path:
+                    return taint
                 self.use(PATH, path, node, "write")
                 self.persistence(path, node, CLEAN, "", literal=False, written=False)
                 self.facts.system_write(path, self.row(node), "")  # what is written is in the unit
                 return CLEAN
-            self.use(PATH, path, node, "read")
-            return taint | self.file_taint(path, node)
+            return taint | self.read_from(self.open_target(node), node)
+        if short in ("read_text", "read_bytes") and isinstance(node.func, ast.Attribute):
+            return taint | self.read_from(node.func.value, node)
         path = self.literal(node.func.value) if isinstance(node.func, ast.Attribute) else None
         if not path:
             return taint
-        if short in ("read_text", "read_bytes"):
-            self.use(PATH, path, node, "read")
-            return taint | self.file_taint(path, node)
         if short in ("write_text", "write_bytes"):
             content = self.literal(node.args[0]) if node.args else ""
             self.write(path, node, arg_taints[0] if arg_taints else CLEAN, content or "", literal=content is not None)
@@ -655,6 +1028,9 @@ class _Reader:
             self.use(PATH, path, node, "delete")
             return CLEAN
         if short in ("iterdir", "glob", "rglob"):
+            pattern = self.literal(node.args[0]) if node.args and short != "iterdir" else None
+            if pattern:
+                return self.found(f"{path.rstrip('/')}/{'**/' if short == 'rglob' else ''}{pattern}", node)
             self.use(PATH, path, node, "list")
             if classify.is_home(path):
                 return self.source(COLLECTED, f"lists {classify.normal_path(path)}", node)
@@ -667,6 +1043,8 @@ class _Reader:
               copy: bool = False) -> None:  # fmt: skip
         self.use(PATH, path, node, "write")
         normal = classify.normal_path(path)
+        if normal.endswith("/") and len(self.folders) < 64:
+            self.folders.add(normal)
         self.files[normal] = self.files.get(normal, CLEAN) | taint
         self.persistence(path, node, taint, content, literal, copy=copy)
 
@@ -699,8 +1077,9 @@ class _Reader:
         url_node: ast.expr | None = None
         host: str | None = None
         if root in _HTTP_LIBS or root.startswith(_HTTP_LIBS):
-            if short not in _HTTP_METHODS:
-                return None
+            receiver = qual.rsplit(".", 1)[0]
+            if short not in _HTTP_METHODS or ("()" in receiver and not _CLIENT.search(receiver)):
+                return None  # `r.json().get("city")`: a method of a response, not a request
             detail = _HTTP_METHODS[short]
             url_node = node.args[0] if node.args else None
             if short == "request":
@@ -718,21 +1097,42 @@ class _Reader:
             short in ("connect", "sendto") and "socket" in qual
         ):
             target = node.args[0] if node.args else None
+            if short == "sendto" and len(node.args) > 1:
+                target = node.args[1]
             if isinstance(target, ast.Tuple) and target.elts:
                 host = self.literal(target.elts[0])
+            owner = self.owner(node)
+            if host and owner and short in ("connect", "connect_ex"):
+                self.endpoints[owner] = host.lower()
             detail = "send"
-        elif short in ("send", "sendall") and "socket" in qual:
+        elif short in ("send", "sendall", "send_text", "send_bytes") and "socket" in qual:
+            host = self.endpoints.get(self.owner(node))
             detail = "send"
         elif qual.startswith(("smtplib.SMTP", "ftplib.FTP", "http.client.HTTP")) and short in (
             "SMTP", "SMTP_SSL", "FTP", "FTP_TLS", "HTTPConnection", "HTTPSConnection"
         ):  # fmt: skip
-            host = self.literal(node.args[0]) if node.args else None
+            host = self.peer(node, qual) or None
             detail = "send"
         elif short in ("sendmail", "send_message", "storbinary") and qual.startswith(("smtplib", "ftplib")):
+            host = self.endpoints.get(self.owner(node))
             detail = "send"
-        elif qual in ("websocket.create_connection", "websockets.connect", "websocket.WebSocketApp"):
+        elif qual.startswith("http.client.HTTP") and short in ("request", "putrequest", "send"):
+            host = self.endpoints.get(self.owner(node))
+            method = (self.literal(node.args[0]) or "").upper() if node.args and short != "send" else "POST"
+            body = len(node.args) > 2 or any(k.arg == "body" for k in node.keywords)
+            detail = "send" if body or method in ("POST", "PUT", "PATCH", "DELETE") else "fetch"
+        elif qual in ("websocket.create_connection", "websockets.connect", "websocket.WebSocketApp",
+                      "websockets.client.connect"):  # fmt: skip
             url_node = node.args[0] if node.args else None
             detail = "send"
+        elif (qual.startswith("boto3") and short in ("upload_file", "upload_fileobj", "put_object")) or (
+            short == "put" and "sftp" in qual.lower()
+        ):  # a file copied up to a bucket or over SFTP
+            detail = "send"
+            if short != "put_object" and node.args:
+                taint = taint | self.read_from(node.args[0], node)
+            bucket = self.literal(_argument(node, 1, "Bucket")) if short != "put" else None
+            host = f"{bucket}.s3.amazonaws.com" if bucket and "*" not in bucket else None
         else:
             return None
         url = None
@@ -752,12 +1152,20 @@ class _Reader:
         sink = self.sink(SEND, node, taint, host or "")
         if detail == "send":
             self.facts.sends.append(sink)
+        fetched = self.source(FETCHED, fetch_label(host or "", url or ""), node, host or "", url or "")
+        if host and geolocation_service(host):
+            fetched = fetched | self.source(COLLECTED, f"looks up the machine's location ({host})", node)
         if "retrieve" in qual and len(node.args) > 1:
             path = self.literal(node.args[1])
             if path:
-                self.write(path, node, self.source(FETCHED, f"downloads {host or 'a URL'}", node, host or ""), "")
+                self.write(path, node, fetched, "")
             return CLEAN
-        return taint | self.source(FETCHED, f"downloads {host or 'a URL'}", node, host or "")
+        return taint | fetched
+
+    def owner(self, node: ast.Call) -> str:
+        """The name a method is called on: `s` in `s.sendall(data)`."""
+        func = node.func
+        return func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
 
     # -- processes -------------------------------------------------------------------------
 
@@ -811,3 +1219,29 @@ def _quote(text: str) -> str:
     if re.fullmatch(r"[\w@%+=:,./~-]+", text):
         return text
     return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def _skips(body: list[ast.stmt]) -> bool:
+    """An if-body that only skips (`continue`, `pass`, `return`): the test names what to leave alone."""
+    return bool(body) and isinstance(body[0], ast.Continue | ast.Pass | ast.Return | ast.Break)
+
+
+def _names(node: ast.expr) -> list[str]:
+    return list(dict.fromkeys(n.id for n in itertools.islice(ast.walk(node), 200) if isinstance(n, ast.Name)))[:8]
+
+
+def _constants(node: ast.expr) -> list[str]:
+    found = (n.value for n in itertools.islice(ast.walk(node), 200) if isinstance(n, ast.Constant))
+    return [v for v in found if isinstance(v, str) and 0 < len(v) <= 100][:8]
+
+
+def _xor(node: ast.expr) -> bool:
+    """`c ^ key` (or `ord(c) ^ key`) inside a comprehension: bytes decoded with a key, one by one."""
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitXor) for n in itertools.islice(ast.walk(node), 50))
+
+
+def _argument(call: ast.Call, index: int, *names: str) -> ast.expr | None:
+    """The call's argument at `index`, or given by one of `names`."""
+    if len(call.args) > index and not any(isinstance(a, ast.Starred) for a in call.args[: index + 1]):
+        return call.args[index]
+    return next((k.value for k in call.keywords if k.arg in names), None)

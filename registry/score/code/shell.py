@@ -5,12 +5,19 @@ Walks the syntax tree in order, tracking for each variable and each file written
 data), and records the card's uses (environment variables, paths, hosts, programs, installs,
 background processes, evaluated code, persistence points) and the sinks of the flow rules
 (network sends, execution, persistence writes). Pipelines carry taint left to right, command
-substitutions and redirections carry it through variables and files. Nothing is ever run.
+substitutions and redirections carry it through variables and files. A loop variable keeps the
+words it takes, so `for f in ~/.ssh/id_rsa ~/.aws/credentials; do ... "$f"` reads each; a shell
+function called with data is read again with `$1`... holding it; archives hold what they pack; a
+push to a remote the unit adds, a cloud copy or a gist carries what was written into the tree.
+`python -c`, `node -e`, `osascript -e` bodies and heredocs fed to an interpreter are read in their
+own language on the command's line. Nothing is ever run.
 """
 
 from __future__ import annotations
 
+import base64
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -34,12 +41,22 @@ from registry.score.code.model import (
     Sink,
     Source,
     Taint,
+    fetch_label,
 )
 from registry.score.code.treesitter import parser
-from registry.score.vocabulary import URL, url_host
+from registry.score.vocabulary import URL, geolocation_service, url_host
 
 MAX_DEPTH = 120  # nested syntax deeper than this is not walked (the rest of the file still is)
 MAX_NESTED = 4  # shell strings inside shell strings (bash -c "sh -c '...'") read this deep
+MAX_CHOICES = 16  # words a loop variable is remembered to take
+MAX_SPELLED = 2000  # loop words tried as paths read per unit, every read together
+MAX_CALLS = 16  # shell function bodies read again for the data a call passes, per unit
+MAX_CALLED_BODY = 16 * 1024  # bytes of a function body read again
+MAX_EMBEDDED = 3  # programs inside programs (`bash -c "python3 -c '...'"`, a decoded blob) read this deep
+MAX_EMBEDDED_CODE = 64 * 1024  # characters of one embedded program read
+_EMBEDDED = {"python": "python", "node": "javascript", "nodejs": "javascript", "bun": "javascript"}
+_ESCAPES = re.compile(r"\\x[0-9a-fA-F]{2}|\\[0-7]{3}")  # text spelled as escapes: `printf '\x63\x75…'`
+_DO_SHELL_SCRIPT = re.compile(r'do\s+shell\s+script\s+"((?:[^"\\]|\\.){1,20000})"', re.IGNORECASE)
 
 BUILTINS = frozenset(
     """cd echo printf export set unset read true false test [ [[ local return exit shift alias unalias pwd pushd
@@ -101,6 +118,8 @@ SECRET_COMMANDS = (
     ("aws", "configure", "get"), ("gcloud", "auth", "print-access-token"), ("az", "account", "get-access-token"),
     ("vault", "kv", "get"), ("bw", "get"),
 )  # fmt: skip
+CHECKSUMS = frozenset({"sha256sum", "sha512sum", "sha1sum", "shasum", "b2sum", "sha384sum"})
+SIGNATURE_CHECKS = frozenset({"gpg", "gpg2", "gpgv", "cosign", "minisign", "signify", "openssl"})
 DECODER_COMMANDS = frozenset({"base64", "base32", "xxd", "openssl", "uudecode", "basenc"})
 SPECIAL_VARS = frozenset({
     "@", "*", "#", "?", "-", "$", "!", "0", "_", "IFS", "PWD", "OLDPWD", "RANDOM", "LINENO", "SECONDS", "BASH_SOURCE",
@@ -110,9 +129,9 @@ SPECIAL_VARS = frozenset({
 _PROGRAM = re.compile(r"[\w@+][\w.+@-]*")  # not `ref:` or `key=value` (YAML or output read as shell)
 KEY_OPTIONS = frozenset({"-i", "--identity", "--key", "--key-file", "--keyfile", "--private-key", "--cert", "--keypair",
                          "-k", "--ssh-key", "-sign", "-inkey", "-key", "-prverify", "--signing-key", "-u",
-                         "--local-user"})  # fmt: skip
+                         "--local-user", "-keystore", "--ks"})  # fmt: skip
 KEY_TOOLS = frozenset({"ssh-keygen", "ssh-add", "ssh-copy-id", "gpg", "gpg2", "age", "age-keygen", "minisign",
-                       "signify", "cosign", "step", "certbot"})  # fmt: skip
+                       "signify", "cosign", "step", "certbot", "keytool", "jarsigner", "apksigner"})  # fmt: skip
 PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "awk", "gawk", "sed", "jq", "yq", "tr"})
 LOWER_ENV = frozenset({"http_proxy", "https_proxy", "no_proxy", "all_proxy", "ftp_proxy"})
 _EXPRESSION = re.compile(r"[\^\\\[\]{}()|;=,'\"]|^\.[\w-]+$|^s/|\s")  # a regex, a jq filter, sed code
@@ -125,6 +144,7 @@ class Value:
     text: str  # the word with expansions kept as written ("$HOME/.ssh")
     taint: Taint = CLEAN
     literal: bool = True  # no expansion or substitution in it
+    choices: tuple[str, ...] = ()  # the spelled values it takes in a loop over words (`for f in ~/.ssh/id_rsa ...`)
 
 
 @dataclass
@@ -142,6 +162,14 @@ class _State:
     loop: int = 0  # inside a loop body: a command there runs once per item
     rewrote: bool = False  # git history rewritten (filter-branch, filter-repo, BFG) earlier in the unit
     shell_copies: set[str] = field(default_factory=set)  # files copied from a shell or interpreter
+    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)  # loop variables over spelled words
+    remotes: dict[str, str] = field(default_factory=dict)  # git remotes this unit adds, and their hosts
+    verified: set[str] = field(default_factory=set)  # downloaded files whose checksum or signature was checked
+    bodies: dict[str, object] = field(default_factory=dict)  # shell functions' bodies, read again when called
+    expanding: set[str] = field(default_factory=set)
+    calls: int = 0
+    spelled: int = 0  # loop words tried as paths read, in this unit (MAX_SPELLED)
+    cwd: str = ""  # the folder the unit changed to last (`cd ~/dotfiles`), as the card writes paths
 
 
 def analyse(facts: Facts, source: str, fixed_row: int | None = None, row_offset: int = 0, nested: int = 0,
@@ -155,6 +183,8 @@ def analyse(facts: Facts, source: str, fixed_row: int | None = None, row_offset:
     state = _State(facts, fixed_row, row_offset, nested)
     if files is not None:
         state.files = files
+    elif facts.files is not None:
+        state.files = facts.files
     facts.parser = facts.parser or "tree-sitter bash"
     return _Walker(state, source.encode("utf-8", errors="replace")).statements(tree.root_node, stdin, 0)
 
@@ -176,16 +206,24 @@ class _Walker:
     def text(self, node) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
+    @property
+    def command_id(self) -> int:
+        """The statement a source or sink belongs to; none for code decoded from a blob, which no line rule reads."""
+        return -1 if self.s.facts.hidden else self.s.statement
+
     def source(self, kind: str, label: str, node, host: str = "", url: str = "") -> Source:
-        src = Source(kind, label, self.s.facts.line(self.row(node)), host, self.s.statement, url)
-        self.s.facts.sources.append(src)
+        facts = self.s.facts
+        src = Source(kind, facts.label(label), facts.line(self.row(node)), host, self.command_id, url)
+        facts.sources.append(src)
         return src
 
-    def sink(self, kind: str, node, taint: Taint, target: str = "", runs_code: bool = False) -> None:
+    def sink(self, kind: str, node, taint: Taint, target: str = "", runs_code: bool = False,
+             channel: str = "") -> Sink:  # fmt: skip
         row = self.row(node)
-        sink = Sink(kind, self.s.facts.line(row), taint, target, self.s.facts.evidence(row), self.s.statement,
-                    runs_code)  # fmt: skip
+        sink = Sink(kind, self.s.facts.line(row), taint, target, self.s.facts.evidence(row), self.command_id,
+                    runs_code, channel)  # fmt: skip
         self.s.facts.sinks.append(sink)
+        return sink
 
     def use(self, kind: str, value: str, node, detail: str = "", sensitive: str = "") -> None:
         self.s.facts.use(kind, value, self.row(node), detail, sensitive)
@@ -225,19 +263,28 @@ class _Walker:
             return CLEAN
         if kind == "function_definition":
             name = node.child_by_field_name("name")
+            body = node.child_by_field_name("body")
             if name is not None:
                 self.s.functions.add(self.text(name))
-            body = node.child_by_field_name("body")
+                if body is not None:
+                    self.s.bodies[self.text(name)] = body
             return self.statements(body, CLEAN, depth + 1) if body is not None else CLEAN
         if kind in ("comment", "heredoc_body"):
             return CLEAN
         if kind == "for_statement":
             variable = node.child_by_field_name("variable")
             taint = CLEAN
+            words: list[str] = []
             for value in node.children_by_field_name("value"):
-                taint = taint | self.value(value, depth + 1).taint
+                word = self.value(value, depth + 1)
+                taint = taint | word.taint
+                words += list(word.choices) if word.choices else [word.text] if word.literal and word.text else []
             if variable is not None:
-                self.s.variables[self.text(variable)] = taint
+                name = self.text(variable)
+                self.s.variables[name] = taint
+                self.s.choices.pop(name, None)
+                if words:
+                    self.s.choices[name] = tuple(dict.fromkeys(words))[:MAX_CHOICES]
             body = node.child_by_field_name("body")
             self.s.loop += 1
             try:
@@ -287,6 +334,9 @@ class _Walker:
                     if part.type == "heredoc_body":
                         content_text = self.text(part)
                         stdin = stdin | self.value(part, depth + 1).taint
+                        language = self.fed_program(body)
+                        if language and self.s.nested < MAX_NESTED:
+                            self.embedded(language, content_text, part, self.row(part))  # the code, not its input
                     elif part.type == "file_redirect":
                         redirects.append(part)
             elif redirect.type == "herestring_redirect":
@@ -307,13 +357,28 @@ class _Walker:
                 continue
             if operator == "<":
                 self.path_use(value.text, target, "read")
-                stdin = stdin | self.file_taint(value.text, target)
+                stdin = stdin | self.file_taint(value.text, target) | self.alternatives(value, target)
             elif operator in (">", ">>", "&>", "&>>", ">|"):
                 written.append((value.text, target))
         out = self.statement(body, stdin, depth + 1, background) if body is not None else stdin
         for path, target in written:
             self.write(path, target, out, content_text or (self.text(body) if body is not None else ""))
         return CLEAN if written else out
+
+    def fed_program(self, body) -> str:
+        """The language of the program a heredoc is fed to (`python3 - <<EOF`, `bash <<EOF`, `node <<EOF`), or ""."""
+        if body is None or body.type != "command":
+            return ""
+        name = body.child_by_field_name("name")
+        words = [self.text(c) for c in body.children_by_field_name("argument")]
+        program = _program(self.text(name)) if name is not None else ""
+        if any(not w.startswith("-") for w in words) and words != ["-"]:
+            return ""  # a script file or a -c string: the heredoc is its input data
+        if any(w in ("-c", "-e", "-m") for w in words):
+            return ""
+        if program in SHELLS:
+            return "shell"
+        return _EMBEDDED.get(re.sub(r"[\d.]+$", "", program), "")
 
     def write(self, path: str, node, taint: Taint, content: str) -> None:
         if not path:
@@ -353,14 +418,21 @@ class _Walker:
             if kind == "string" and not parts:
                 return Value("", CLEAN, True)
             if kind == "concatenation":
-                text = "".join(p.text for p in parts)
+                gaps = [""] * len(parts) + [""]
             else:  # the string's own text, with each variable holding a constant spelled out
-                text, cursor = "", node.start_byte + 1
-                for child, part in zip(node.named_children, parts, strict=True):
-                    text += self.data[cursor : child.start_byte].decode("utf-8", errors="replace") + part.text
+                gaps, cursor = [], node.start_byte + 1
+                for child in node.named_children:
+                    gaps.append(self.data[cursor : child.start_byte].decode("utf-8", errors="replace"))
                     cursor = child.end_byte
-                text += self.data[cursor : max(cursor, node.end_byte - 1)].decode("utf-8", errors="replace")
-            return Value(text, _union(p.taint for p in parts), all(p.literal for p in parts))
+                gaps.append(self.data[cursor : max(cursor, node.end_byte - 1)].decode("utf-8", errors="replace"))
+            texts = [p.text for p in parts]
+            text = _joined(gaps, texts)
+            varied = next((i for i, p in enumerate(parts) if p.choices), None)
+            choices: tuple[str, ...] = ()
+            if varied is not None:  # `"$HOME/$f"` over a loop's words: each spelling
+                before, after = texts[:varied], texts[varied + 1 :]
+                choices = tuple(_joined(gaps, [*before, c, *after]) for c in parts[varied].choices)
+            return Value(text, _union(p.taint for p in parts), all(p.literal for p in parts), choices)
         if kind == "arithmetic_expansion":
             return Value(self.text(node), CLEAN, False)
         taint = _union(self.value(child, depth + 1).taint for child in node.named_children)
@@ -374,6 +446,8 @@ class _Walker:
         for child in node.named_children:
             if child is not name_node:
                 self.value(child, depth + 1)
+        if name in self.s.choices and node.named_child_count == 1:
+            return Value(self.text(node), self.s.variables.get(name, CLEAN), False, self.s.choices[name])
         if name in self.s.constants and node.named_child_count == 1:
             # assembled from string pieces (`a=ba; b=se; "$a$b"64`): constant propagation spells it out
             return Value(self.s.constants[name], self.s.variables.get(name, CLEAN), True)
@@ -394,6 +468,27 @@ class _Walker:
         self.s.variables[name] = taint
         return Value(self.text(node), taint, False)
 
+    def runnable(self, path: str) -> Taint:
+        """What running a file runs: what was written to it, less a download whose checksum or signature the unit
+        checked first (`curl -O …; sha256sum -c install.sh.sha256; bash install.sh`, the safe form)."""
+        taint = self.lookup(path)
+        if taint and classify.normal_path(path).removeprefix("./") in self.s.verified:
+            taint = frozenset(s for s in taint if s.kind != FETCHED)
+        return taint
+
+    def verify(self, program: str, args: list[Value]) -> None:
+        """A checksum or signature check: the downloaded files its statement names are verified."""
+        words = [a.text for a in args]
+        checks = (program in CHECKSUMS and any(w in ("-c", "--check") or w.startswith("--check") for w in words)) or (
+            program in SIGNATURE_CHECKS and any("verif" in w or w == "-V" for w in [program, *words]))  # fmt: skip
+        if not checks:
+            return
+        statement = self.s.facts.statement_text[:4096]
+        for path, taint in itertools.islice(self.s.files.items(), 200):
+            name = path.rstrip("/").rsplit("/", 1)[-1]
+            if name and name in statement and any(s.kind == FETCHED for s in taint):
+                self.s.verified.add(path.removeprefix("./"))
+
     def lookup(self, path: str) -> Taint:
         """What was written to a file here: by its name, or into a folder an archive was unpacked to."""
         normal = classify.normal_path(path)
@@ -404,6 +499,18 @@ class _Walker:
             folder = key.endswith("/") and (bare.startswith(key.removeprefix("./")) or (key == "./" and relative))
             if folder or (key.removeprefix("./") == bare and key != normal):
                 taint = taint | written
+        return taint
+
+    def alternatives(self, value: Value, node) -> Taint:
+        """What reading each path a loop variable takes yields (`for f in ~/.aws/credentials ...; cat "$f"`)."""
+        taint = CLEAN
+        if self.s.spelled >= MAX_SPELLED:
+            return taint
+        self.s.spelled += len(value.choices)
+        for path in value.choices:
+            if classify.path_sensitivity(path) or classify.normal_path(path) in self.s.files:
+                self.path_use(path, node, "read")
+                taint = taint | self.file_taint(path, node)
         return taint
 
     def file_taint(self, path: str, node) -> Taint:
@@ -492,7 +599,7 @@ class _Walker:
         if background:
             self.use(PROCESS, program, node, "background")
         if "/" in head.text and self.s.files:
-            written = self.lookup(head.text)
+            written = self.runnable(head.text)
             if written:
                 self.sink(EXEC, node, written, classify.normal_path(head.text))
         for value, arg_node in zip(args, arg_nodes, strict=True):
@@ -502,6 +609,10 @@ class _Walker:
                     self.use(HOST, host, arg_node, "mention")
         if program in system.PROGRAMS or program in COPIERS or program == "gh":
             self.system_command(program, args, arg_nodes, node)
+        if program in CHECKSUMS or program in SIGNATURE_CHECKS:
+            self.verify(program, args)
+        if program in self.s.bodies and (arg_taint or stdin):
+            return self.called(program, args, stdin, depth)
         handler = _HANDLERS.get(program)
         if handler is not None:
             return handler(self, program, args, arg_nodes, node, stdin, depth)
@@ -510,6 +621,28 @@ class _Walker:
         if program.startswith("python") and re.fullmatch(r"python[\d.]*", program):
             return self.interpreter("python", args, arg_nodes, node, stdin, depth)
         return self.generic(program, args, arg_nodes, node, stdin)
+
+    def called(self, name: str, args: list[Value], stdin: Taint, depth: int) -> Taint:
+        """A shell function called with data: its body read again with `$1`, `$@` ... holding what is passed."""
+        body = self.s.bodies[name]
+        size = body.end_byte - body.start_byte
+        if name in self.s.expanding or self.s.calls >= MAX_CALLS or size > MAX_CALLED_BODY:
+            return stdin | _union(a.taint for a in args)
+        self.s.calls += 1
+        positional = {str(n): a.taint for n, a in enumerate(args[:9], start=1)}
+        every = _union(a.taint for a in args)
+        saved = {k: self.s.variables.get(k) for k in (*positional, "@", "*")}
+        self.s.variables.update(positional, **{"@": every, "*": every})
+        self.s.expanding.add(name)
+        try:
+            return self.statements(body, stdin, depth + 1)
+        finally:
+            self.s.expanding.discard(name)
+            for key, value in saved.items():
+                if value is None:
+                    self.s.variables.pop(key, None)
+                else:
+                    self.s.variables[key] = value
 
     def generic(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint) -> Taint:
         taint = stdin
@@ -530,6 +663,10 @@ class _Walker:
             positional = positional[1:]
         if program in PATTERN_FIRST and positional and not any(a.text in ("-e", "-f", "--expression") for a in args):
             positional = positional[2:] if program == "tr" else positional[1:]  # the pattern, filter or script
+        archive = _created(program, args) if program in ARCHIVERS and not _extracts(program, args) else ""
+        if archive:  # the archive written and a tar flag cluster are not files read
+            positional = [(a, n) for a, n in positional if a.text != archive and not (
+                program == "tar" and re.fullmatch(r"[a-zA-Z]*c[a-zA-Z]*", a.text))]  # fmt: skip
         # tools that own keys use them in place (sign, derive a public key): a use, never a readout
         key_tool = program in KEY_TOOLS or (
             program == "openssl" and bool(args) and args[0].text not in ("enc", "base64")
@@ -543,20 +680,20 @@ class _Walker:
                 last = index == len(positional) - 1 and len(positional) > 1
                 if last:
                     self.path_use(text, arg_node, "write")
-                    copied = _union(self.lookup(a.text) for a, _ in positional[:-1])
+                    copied = (taint - stdin) | _union(self.lookup(a.text) for a, _ in positional[:-1])
                     if copied:
                         self.s.files[classify.normal_path(text)] = copied
                     self.persistence(text, arg_node, copied, "", literal=False, copy=True)
                 else:
                     self.path_use(text, arg_node, "read")
-                    taint = taint | self.file_taint(text, arg_node)
+                    taint = taint | self.file_taint(text, arg_node) | self.alternatives(value, arg_node)
                 continue
             if detail:
                 looks = _PATHY.search(text) and not _EXPRESSION.search(text)
                 if (detail != "read" and not _EXPRESSION.search(text)) or looks or classify.path_sensitivity(text):
                     self.path_use(text, arg_node, detail)
                 if detail == "read" and not _key_option(args, value) and not key_tool:
-                    taint = taint | self.file_taint(text, arg_node)
+                    taint = taint | self.file_taint(text, arg_node) | self.alternatives(value, arg_node)
                 if detail == "list" and classify.is_home(text):
                     taint = taint | {self.source(COLLECTED, f"lists {classify.normal_path(text)}", arg_node)}
                 if program == "tee":
@@ -570,6 +707,12 @@ class _Walker:
             if unpacked:
                 folder = _option_value(args, ("-C", "--directory", "-d", "-o")) or "."
                 self.s.files[classify.normal_path(folder).rstrip("/") + "/"] = unpacked
+        elif archive:
+            if archive == "-":
+                return taint  # written to the output: what was packed flows on
+            if archive:
+                self.write(archive, node, taint, "")
+                return CLEAN
         if program == "tee":
             for value, arg_node in positional:
                 self.write(value.text, arg_node, stdin, "")
@@ -577,9 +720,10 @@ class _Walker:
         if program == "chmod":
             for value, _ in positional:
                 self.s.executable.add(classify.normal_path(value.text))
-        if program in ("env", "printenv", "set", "export", "declare") and not positional and not args:
-            return taint | {self.source(ENV_DUMP, "dumps the whole environment", node)}
-        if program in ("env", "printenv") and not positional:
+        if (program in ("env", "printenv", "set", "export", "declare") and not positional and not args) or (
+            program in ("env", "printenv") and not positional
+        ):
+            self.s.facts.environment_dump(self.row(node))
             return taint | {self.source(ENV_DUMP, "dumps the whole environment", node)}
         if program in SYSTEM_FACT_COMMANDS:
             return taint | {self.source(SYSTEM_FACTS, f"collects system facts ({program})", node)}
@@ -592,6 +736,8 @@ class _Walker:
                 return taint | {self.source(SECRET, f"reads a secret ({' '.join(pattern)})", node)}
         if program in DECODER_COMMANDS and _decodes(program, args):
             return taint | {self.source(DECODED, f"decodes data ({program})", node)}
+        if program in ("printf", "echo") and any(len(_ESCAPES.findall(a.text[:4096])) >= 8 for a in args):
+            return taint | {self.source(DECODED, f"decodes hex or octal escapes ({program})", node)}
         if program == "tr" and any("N-ZA-M" in a.text or "n-za-m" in a.text for a in args):
             return taint | {self.source(DECODED, "decodes rot13 data (tr)", node)}
         return taint
@@ -602,7 +748,11 @@ class _Walker:
         flag = "-c" if program in SHELLS else _EVAL_FLAGS.get(program, "-c")
         for index, value in enumerate(args):
             text = value.text
-            if text == flag or (program in SHELLS and re.fullmatch(r"-[a-z]*c[a-z]*", text)):
+            if (
+                text == flag
+                or (program in SHELLS and re.fullmatch(r"-[a-z]*c[a-z]*", text))
+                or (program in ("node", "nodejs") and text in ("-p", "--eval", "--print"))
+            ):
                 code = args[index + 1] if index + 1 < len(args) else None
                 if code is None:
                     return CLEAN
@@ -613,6 +763,9 @@ class _Walker:
                 if program in SHELLS and code.literal and self.s.nested < MAX_NESTED:
                     row = self.row(node)
                     return analyse(self.s.facts, code.text, row, 0, self.s.nested + 1, stdin, self.s.files)
+                language = _EMBEDDED.get(re.sub(r"[\d.]+$", "", program))
+                if language and code.literal:
+                    return self.embedded(language, code.text, node)
                 return CLEAN
             if text in ("-m",) and program.startswith("python"):
                 module = args[index + 1].text if index + 1 < len(args) else ""
@@ -623,13 +776,66 @@ class _Walker:
                 continue
             # a script file: runs what was written to it
             normal = classify.normal_path(text)
-            taint = self.lookup(text) | value.taint
+            taint = self.runnable(text) | value.taint
             if value.text.startswith("<(") or (value.taint and not value.literal):
                 self.use(PROCESS, f"{program} <(...)", node, "eval")
             self.sink(EXEC, node, taint, normal)
             return CLEAN
         if stdin:
             self.sink(EXEC, node, stdin, program)
+        return CLEAN
+
+    def embedded(self, language: str, code: str, node, offset: int | None = None) -> Taint:
+        """A program of its own inside a command (`python -c`, `node -e`, a heredoc fed to `python3 -`): read by
+        its own language's reader, every use on this line (or, `offset`, on the rows it spans), sharing the
+        files written here; what it prints may hold whatever it read or decoded."""
+        facts = self.s.facts
+        if facts.depth >= MAX_EMBEDDED or len(code) > MAX_EMBEDDED_CODE:
+            return CLEAN
+        from registry.score.code import javascript, python  # they import this module
+
+        facts.depth += 1
+        first = len(facts.sources)
+        fixed = None if offset is not None else self.row(node)
+        try:
+            if language == "python":
+                python.analyse(facts, code, fixed, self.s.files, offset or 0)
+            elif language == "javascript":
+                javascript.analyse(facts, code, fixed, self.s.files, offset or 0)
+            else:
+                analyse(facts, code, fixed, offset or 0, self.s.nested + 1, CLEAN, self.s.files)
+        except (SyntaxError, ValueError, RecursionError, UnicodeError, MemoryError):
+            pass  # not a program after all: the line rules still read the command
+        finally:
+            facts.depth -= 1
+        return frozenset(facts.sources[first : first + 64])
+
+    def osascript(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint, depth: int) -> Taint:
+        """`osascript -e 'do shell script "..."'`: the shell command inside the AppleScript, read as shell."""
+        for index, value in enumerate(args[:-1]):
+            script = args[index + 1]
+            if value.text != "-e" or not script.literal or self.s.nested >= MAX_NESTED:
+                continue
+            for match in itertools.islice(_DO_SHELL_SCRIPT.finditer(script.text[:MAX_EMBEDDED_CODE]), 8):
+                body = re.sub(r"\\(.)", r"\1", match.group(1))
+                analyse(self.s.facts, body, self.row(node), 0, self.s.nested + 1, CLEAN, self.s.files)
+        return CLEAN
+
+    def powershell(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint, depth: int) -> Taint:
+        """`powershell -Command "..."` read for Windows security changes; `-EncodedCommand` runs decoded code."""
+        for index, value in enumerate(args[:-1]):
+            option, code = value.text.lower(), args[index + 1]
+            if option in ("-command", "-c") and code.literal:
+                for kind, what, _ in system.windows_changes(code.text[:MAX_EMBEDDED_CODE]):
+                    self.s.facts.change([(kind, what)], self.row(node))
+            elif option in ("-encodedcommand", "-enc", "-e", "-ec") and code.literal:
+                decoded = _utf16_base64(code.text)
+                if decoded is None:
+                    continue
+                source = self.source(DECODED, f"decodes a base64 PowerShell command ({value.text})", node)
+                self.sink(EXEC, node, frozenset({source}), f"{program} {value.text}")
+                for kind, what, _ in system.windows_changes(decoded[:MAX_EMBEDDED_CODE]):
+                    self.s.facts.change([(kind, what)], self.row(node))
         return CLEAN
 
     def eval_(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint, depth: int) -> Taint:
@@ -688,6 +894,9 @@ class _Walker:
                     else:
                         self.path_use(path, arg_node, "read")
                         taint = taint | self.file_taint(path, arg_node)
+                        for alternative in args[index].choices if not attached else ():  # `-F "f=@$k"` in a loop
+                            spelled = alternative.split("=", 1)[-1] if option in ("-F", "--form") else alternative
+                            taint = taint | self.alternatives(Value(spelled, choices=(spelled.lstrip("@<"),)), arg_node)
             elif option in ("-X", "--request", "--method") or (text.startswith("-X") and len(text) > 2):
                 method = attached or (text[2:] if text.startswith("-X") and len(text) > 2 else
                                       args[index + 1].text if index + 1 < len(args) else "")  # fmt: skip
@@ -699,9 +908,12 @@ class _Walker:
             ):
                 output = attached or (args[index + 1].text if index + 1 < len(args) else None)
                 index += 1
-            elif option in ("-O", "--remote-name", "--remote-name-all") and program == "curl":
+            elif program == "curl" and (
+                option in ("-O", "--remote-name", "--remote-name-all") or re.fullmatch(r"-[a-zA-Z]*O[a-zA-Z]*", text)
+            ):  # `-sLO`: short flags run together
                 remote_name = True
-            elif program == "wget" and re.fullmatch(r"-[a-zA-Z]*O", text):
+            elif program in ("curl", "wget") and re.fullmatch(r"-[a-zA-Z]+o" if program == "curl" else r"-[a-zA-Z]*O",
+                                                             text):  # `-so FILE`, `-qO FILE`  # fmt: skip
                 output = args[index + 1].text if index + 1 < len(args) else None
                 index += 1
             elif program == "wget" and re.fullmatch(r"-[a-zA-Z]*O-", text):
@@ -719,12 +931,13 @@ class _Walker:
         for host, arg_node in hosts:
             self.use(HOST, host, arg_node, "send" if sends else "fetch")
         host = hosts[0][0] if hosts else ""
-        sink = Sink(SEND, self.s.facts.line(self.row(node)), taint, host, self.s.facts.evidence(self.row(node)),
-                    self.s.statement)  # fmt: skip
-        self.s.facts.sinks.append(sink)
+        sink = self.sink(SEND, node, taint, host)
         if sends:
             self.s.facts.sends.append(sink)
-        fetched = frozenset({self.source(FETCHED, f"downloads {host or 'a URL'}", node, host, urls[0] if urls else "")})
+        url = urls[0] if urls else ""
+        fetched = frozenset({self.source(FETCHED, fetch_label(host, url), node, host, url)})
+        if host and geolocation_service(host):
+            fetched = fetched | {self.source(COLLECTED, f"looks up the machine's location ({host})", node)}
         if program == "wget" and output is None:
             output = (hosts and _basename(args, hosts)) or None
         if remote_name and hosts:
@@ -743,9 +956,7 @@ class _Walker:
             host = re.sub(r"^(?:tcp|udp|tcp4|tcp6|openssl)[:-]", "", host, flags=re.I).lower()
             if host and not host.startswith("$"):
                 self.use(HOST, host, positional[0][1], "send")
-            sink = Sink(SEND, self.s.facts.line(self.row(node)), stdin | _union(a.taint for a in args), host,
-                        self.s.facts.evidence(self.row(node)), self.s.statement)  # fmt: skip
-            self.s.facts.sinks.append(sink)
+            sink = self.sink(SEND, node, stdin | _union(a.taint for a in args), host)
             self.s.facts.sends.append(sink)
             return frozenset({self.source(FETCHED, f"reads from {host}", node, host)})
         return CLEAN
@@ -762,17 +973,22 @@ class _Walker:
             taint = CLEAN
             for value, arg_node in sources:
                 self.path_use(value.text, arg_node, "read")
-                taint = taint | value.taint | self.file_taint(value.text, arg_node)
-            sink = Sink(SEND, self.s.facts.line(self.row(node)), taint, host, self.s.facts.evidence(self.row(node)),
-                        self.s.statement)  # fmt: skip
-            self.s.facts.sinks.append(sink)
+                taint = taint | value.taint | self.file_taint(value.text, arg_node) | self.alternatives(value, arg_node)
+            sink = self.sink(SEND, node, taint, host)
             self.s.facts.sends.append(sink)
             return CLEAN
+        copied = CLEAN
         for value, arg_node in sources:
             fetched = re.match(r"^(?:[\w.-]+@)?([\w.-]+):", value.text)
             if fetched:
                 self.use(HOST, fetched.group(1).lower(), arg_node, "fetch")
+            else:  # a local copy (`rsync -a ~/.ssh/ backup/`): the destination holds what was copied
+                self.path_use(value.text, arg_node, "read")
+                copied = copied | self.file_taint(value.text, arg_node) | self.alternatives(value, arg_node)
         self.path_use(dest.text, dest_node, "write")
+        if copied:
+            normal = classify.normal_path(dest.text)
+            self.s.files[normal] = self.s.files.get(normal, CLEAN) | copied
         return CLEAN
 
     def ssh(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint, depth: int) -> Taint:
@@ -791,9 +1007,7 @@ class _Walker:
             if host and not host.startswith("$"):
                 self.use(HOST, host, arg_nodes[index], "send")
             rest = args[index + 1 :]
-            sink = Sink(SEND, self.s.facts.line(self.row(node)), stdin | _union(a.taint for a in rest), host,
-                        self.s.facts.evidence(self.row(node)), self.s.statement)  # fmt: skip
-            self.s.facts.sinks.append(sink)
+            sink = self.sink(SEND, node, stdin | _union(a.taint for a in rest), host)
             if stdin:
                 self.s.facts.sends.append(sink)
             return CLEAN
@@ -810,9 +1024,7 @@ class _Walker:
             if "." not in domain:
                 continue
             self.use(HOST, domain, arg_node, "send" if value.taint or not value.literal else "fetch")
-            sink = Sink(SEND, self.s.facts.line(self.row(node)), value.taint, domain,
-                        self.s.facts.evidence(self.row(node)), self.s.statement)  # fmt: skip
-            self.s.facts.sinks.append(sink)
+            sink = self.sink(SEND, node, value.taint, domain, channel="dns")
             if not value.literal:
                 self.s.facts.sends.append(sink)
             break
@@ -866,16 +1078,107 @@ class _Walker:
         elif command == "push":
             found = system.push_changes(rest, self.s.rewrote, self.repeated)
             self.s.facts.change(found, self.row(node))
+        remote = [w.text for w in rest if not w.text.startswith("-")]
+        if command == "remote" and len(remote) >= 3 and remote[0] in ("add", "set-url"):
+            host = _git_host(remote[2])
+            if host:
+                self.s.remotes[remote[1]] = host
+        elif command == "clone" and remote and _git_host(remote[0]):
+            self.s.remotes["origin"] = _git_host(remote[0])  # pushes from the clone go back there
         for value, arg_node in zip(args, arg_nodes, strict=True):
             text = value.text
-            if URL.match(text) or re.match(r"^git@[\w.-]+:", text):
-                host = url_host(text) if "://" in text else text.split("@", 1)[1].split(":", 1)[0].lower()
-                if host:
-                    self.use(HOST, host, arg_node, "send" if "push" in words else "fetch")
+            host = _git_host(text)
+            if host:
+                self.use(HOST, host, arg_node, "send" if "push" in words else "fetch")
+        if command == "push" and remote:
+            self.pushed(remote[0], node)
         if "config" in words and any("hookspath" in w.lower() for w in words):
             self.use(PERSISTENCE, "git core.hooksPath", node, "write", classify.GIT_HOOK)
             self.sink(PERSIST, node, CLEAN, "git core.hooksPath")
         return CLEAN
+
+    def cd(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint, depth: int) -> Taint:
+        if args and args[0].literal and not args[0].text.startswith("-"):
+            self.s.cwd = classify.normal_path(args[0].text)
+        return self.generic(program, args, arg_nodes, node, stdin)
+
+    def find(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint, depth: int) -> Taint:
+        """`find ROOT... [-name PATTERN] [-delete | -exec rm {} ;]`: what it lists, finds by name, and deletes."""
+        words = [a.text for a in args]
+        roots: list[tuple[str, object]] = []
+        for value, arg_node in zip(args, arg_nodes, strict=True):
+            if value.text.startswith(("-", "(", "!", ")", "\\")):
+                break
+            roots.append((value.text, arg_node))
+        names = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-name", "-iname", "-path", "-ipath")]
+        execs = {words[i + 1].rsplit("/", 1)[-1] for i, w in enumerate(words[:-1]) if w in ("-exec", "-execdir", "-ok")}
+        deletes = "-delete" in words or bool(execs & DELETERS)
+        taint = stdin
+        for root, root_node in roots or [(".", node)]:
+            self.path_use(root, root_node, "list")
+            if classify.is_home(root):
+                taint = taint | {self.source(COLLECTED, f"lists {classify.normal_path(root)}", root_node)}
+            base = classify.normal_path(root).rstrip("/") or "/"
+            for name in names[:8]:
+                if classify.path_sensitivity(name) or (_PATHY.search(name) and not _EXPRESSION.search(name)):
+                    self.path_use(name, root_node, "list")
+                pattern, label = classify.name_pattern(name.strip("'\""))
+                if pattern:
+                    self.path_use(f"{base}/{pattern}", root_node, "list")
+                    taint = taint | {self.source(SECRET_FILE, f"finds files named {name} under {base} ({label})",
+                                                 root_node)}  # fmt: skip
+            if deletes:
+                for name in names[:8] or ["*"]:
+                    self.use(PATH, f"{base}/**/{name}" if name != "*" else f"{base}/**", root_node, "delete")
+        return taint
+
+    def uploads(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint, depth: int) -> Taint:
+        """Cloud and sharing CLIs that copy local files up: `aws s3 cp FILE s3://…`, `gsutil cp`, `rclone copy`,
+        `gh gist create FILE`. The files read go to the bucket, remote or gist named."""
+        words = [a.text for a in args]
+        positional = [(a, n) for a, n in zip(args, arg_nodes, strict=True) if not a.text.startswith("-")]
+        target, sources = "", positional
+        if program == "aws" and words[:1] == ["s3"] and len(words) > 1 and words[1] in ("cp", "sync", "mv"):
+            sources = positional[2:-1]
+            target = _bucket_host(positional[-1][0].text) if len(positional) > 3 else ""
+        elif program in ("gsutil", "rclone") and words and words[0] in ("cp", "copy", "sync", "rsync", "mv", "move"):
+            sources = positional[1:-1]
+            target = _bucket_host(positional[-1][0].text) if len(positional) > 2 else ""
+        elif program == "gh" and words[:2] == ["gist", "create"]:
+            sources, target = positional[2:], "gist.github.com"
+        elif program == "gh" and words[:2] == ["repo", "create"] and "--push" in words:
+            self.pushed("https://github.com/", node)  # a new repository made from the working tree
+            return CLEAN
+        if not target:
+            return self.generic(program, args, arg_nodes, node, stdin)
+        taint = stdin
+        for value, arg_node in sources:
+            if value.text == "-":
+                continue
+            self.path_use(value.text, arg_node, "read")
+            taint = taint | value.taint | self.file_taint(value.text, arg_node) | self.alternatives(value, arg_node)
+        if " " not in target:
+            self.use(HOST, target, node, "send")
+        sink = self.sink(SEND, node, taint, target)
+        self.s.facts.sends.append(sink)
+        return CLEAN
+
+    def pushed(self, remote: str, node) -> None:
+        """A push to a remote this unit added (or to an address): everything written into the working tree
+        here goes with it (relative paths, and those under the folder the unit changed to). A push to a
+        remote set up before the skill ran is the user's own."""
+        host = self.s.remotes.get(remote) or _git_host(remote)
+        if not host:
+            return
+        self.use(HOST, host, node, "send")
+        tree = self.s.cwd.rstrip("/") + "/" if self.s.cwd else ""
+        committed = _union(
+            t
+            for path, t in self.s.files.items()
+            if not path.startswith(("/", "~", "$")) or (tree and path.startswith(tree))
+        )
+        sink = self.sink(SEND, node, committed, host)
+        self.s.facts.sends.append(sink)
 
     # -- installs and persistence commands ---------------------------------------------------
 
@@ -979,6 +1282,11 @@ class _Walker:
         if not positional and not stdin and not args:
             return CLEAN
         self.use(PERSISTENCE, "crontab", node, "write", classify.SCHEDULED_JOB)
+        statement = self.s.facts.statement_text[:4096]
+        for path, written in itertools.islice(self.s.files.items(), 200):
+            if any(s.kind in (FETCHED, DECODED) for s in written) and (path in statement or path.replace(
+                    "~", "$HOME", 1) in statement):  # fmt: skip
+                taint = taint | written
         content = re.sub(r"\bcrontab\b[^;|&)]*", " ", self.s.facts.evidence(self.row(node)))
         self.sink(PERSIST, node, taint, "crontab", bool(RUNS.search(content)) or any(
             s.kind in (FETCHED, DECODED) for s in taint))  # fmt: skip
@@ -995,6 +1303,11 @@ class _Walker:
             self.use(PERSISTENCE, classify.normal_path(plist), node, "write", classify.SCHEDULED_JOB)
             self.sink(PERSIST, node, CLEAN, classify.normal_path(plist))
         return CLEAN
+
+
+def _joined(gaps: list[str], texts: list[str]) -> str:
+    """A string's text: the literal gaps around its parts, the parts as spelled."""
+    return "".join(g + t for g, t in zip(gaps, texts, strict=False)) + (gaps[-1] if len(gaps) > len(texts) else "")
 
 
 def _union(taints) -> Taint:
@@ -1028,6 +1341,60 @@ def _extracts(program: str, args: list[Value]) -> bool:
     return program == "unzip"
 
 
+def _utf16_base64(text: str) -> str | None:
+    """What `powershell -EncodedCommand` runs: base64 of UTF-16LE text, or None when it is not that."""
+    try:
+        data = base64.b64decode(text.strip("'\""), validate=True)
+        return data.decode("utf-16-le") if data and len(data) % 2 == 0 else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _bucket_host(text: str) -> str:
+    """Where a cloud copy's destination lives: `s3://bucket/x` is bucket.s3.amazonaws.com, `gs://b` is
+    storage.googleapis.com/b's host, an rclone `remote:path` is that remote; "" for a local path."""
+    match = re.match(r"^(s3|gs|az)://([\w.-]+)", text)
+    if match:
+        scheme, bucket = match.groups()
+        return {
+            "s3": f"{bucket}.s3.amazonaws.com",
+            "gs": "storage.googleapis.com",
+            "az": f"{bucket}.blob.core.windows.net",
+        }[scheme].lower()
+    remote = re.match(r"^([A-Za-z][\w-]{0,40}):(?!//)", text)
+    return f"rclone remote {remote.group(1)}" if remote and len(remote.group(1)) > 1 else ""
+
+
+def _git_host(text: str) -> str:
+    """The host of a git remote's address (`https://host/x.git`, `git@host:x.git`, `ssh://git@host/x`), or ""."""
+    if URL.match(text) or text.startswith("ssh://"):
+        return url_host(text) or ""
+    match = re.match(r"^[\w.-]+@([\w.-]+):", text)
+    return match.group(1).lower() if match else ""
+
+
+def _created(program: str, args: list[Value]) -> str:
+    """The archive a packing command writes (`tar czf out.tgz ...`, `zip -r out.zip ...`, `7z a out.7z ...`),
+    "-" for the output, "" when it does not pack."""
+    words = [a.text for a in args]
+    if program == "tar":
+        cluster = next((i for i, w in enumerate(words[:3]) if re.fullmatch(r"-?[a-zA-Z]*c[a-zA-Z]*", w)), None)
+        if cluster is None and "--create" not in words:
+            return ""
+        named = _option_value(args, ("-f", "--file"))
+        if named:
+            return named
+        if cluster is not None and "f" in words[cluster] and cluster + 1 < len(words):
+            return words[cluster + 1]
+        return "-"
+    positional = [w for w in words if not w.startswith("-")]
+    if program == "zip" and positional:
+        return positional[0]
+    if program in ("7z", "7za") and len(positional) > 1 and positional[0] == "a":
+        return positional[1]
+    return ""
+
+
 def _option_value(args: list[Value], options: tuple[str, ...]) -> str:
     for index, arg in enumerate(args):
         if arg.text in options and index + 1 < len(args):
@@ -1050,10 +1417,12 @@ def _decodes(program: str, args: list[Value]) -> bool:
 
 
 def _basename(args: list[Value], hosts: list) -> str:
+    """The file `curl -O` or `wget` saves a URL to: its last path segment (`index.html` when it has none)."""
     for arg in args:
         if URL.match(arg.text):
-            name = arg.text.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-            return name if name and "." in name and ":" not in name else "index.html"
+            path = arg.text.split("?", 1)[0].split("#", 1)[0]
+            name = path.split("://", 1)[-1].partition("/")[2].rstrip("/").rsplit("/", 1)[-1]
+            return name if name and ":" not in name else "index.html"
     return ""
 
 
@@ -1102,6 +1471,12 @@ _HANDLERS = {
     "ssh": _Walker.ssh,
     **{name: _Walker.dns for name in ("dig", "nslookup", "host", "drill", "ping", "ping6")},
     "git": _Walker.git,
+    "find": _Walker.find,
+    "cd": _Walker.cd,
+    "osascript": _Walker.osascript,
+    **{name: _Walker.uploads for name in ("aws", "gsutil", "rclone", "gh")},
+    "powershell": _Walker.powershell,
+    "pwsh": _Walker.powershell,
     "eval": _Walker.eval_,
     "source": _Walker.eval_,
     ".": _Walker.eval_,

@@ -131,7 +131,7 @@ def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Ite
     own_sites = tuple(s for s in (skill.homepage, skill.repository) if isinstance(s, str) and s)
     found: dict[str, Item] = {}
     for file in files:
-        if file.kind not in ("skill_md", "markdown"):
+        if file.kind not in ("skill_md", "markdown") or "://" not in file.lowered[0]:
             continue
         for line in file.lines:
             if line.context not in (PROSE, INLINE, CONFIG) or "://" not in line.text:
@@ -155,17 +155,21 @@ def _lures(line: Line, own_sites: tuple[str, ...]) -> Iterable[Item]:
 
 def _judge(line: Line, at: int, link: str, sentence: str, around: str, own_sites: tuple[str, ...]) -> Item | None:
     host = url_host(link)
-    if not host or vendor_installer(link, own_sites) or same_owner(link, own_sites):
+    if not host:
         return None
+    kind = host_kind(host) or ("a free hosting subdomain" if free_hosting(host) else None)
+    owner = None if kind else _github_owner(link, host)
+    if not kind and not owner:
+        return None  # most links: a named host of its own, which only the command rules read
     action = _ACTION.search(sentence)
     if action is None or _WARNING.search(sentence) or line.warns(at, at + len(link)):
         return None
-    kind = host_kind(host) or ("a free hosting subdomain" if free_hosting(host) else None)
+    if vendor_installer(link, own_sites) or same_owner(link, own_sites):
+        return None
     if kind and _PREREQUISITE.search(around):
         verb = " ".join(action.group("verb").lower().split())
         params = {"action": _phrase(verb), "url": link, "host": host, "host_kind": kind}
         return _item(LURE_FROM_NO_OWNER, line, at, sentence, params)
-    owner = _github_owner(link, host)
     if owner and _PROGRAM_FILE.search(urlsplit(link).path) and _PREREQUISITE.search(around):
         own = ", ".join(own_sites) or "it names no homepage or repository"
         params = {"url": link, "owner": owner, "own": own, "url_name": link.rsplit("/", 1)[-1]}

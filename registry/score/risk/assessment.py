@@ -28,15 +28,17 @@ file-drop site, request catcher, tunnel, shortener, dynamic DNS) does.
 Levels. Each rule has a level; the skill's level is the highest level among its findings (`low`
 when nothing fired), then raised to `critical` when signals combine (`ESCALATIONS`):
 
-1. credential access (R010, R011, R143) with exfiltration (R020-R022) anywhere in the skill;
+1. credential access (R010, R011, R143, cloud credentials from the metadata service R262) with
+   exfiltration (R020-R022) anywhere in the skill;
 2. obfuscation (R050, R051) with credential access or exfiltration (R010, R011, R021, R022)
    anywhere, or with a download run by a shell (R001) in the same code block or script;
 3. persistence (R041-R043) with an unaccountable destination (R021, R022) anywhere, or with a
    download run by a shell (R001) in the same code block or script (a job that runs fetched code);
 4. overriding, hidden or remote instructions, or a false report of success (R060-R063, R132,
-   R134) with remote code execution, credential access, exfiltration (the conversation sent out,
-   R135, included), a destructive command or a lowered defence (R001, R010, R011, R021, R022, R030,
-   R031, R135, R190, R191, R193).
+   R134, orders hidden in an HTML comment or a document R256, R259) with remote code execution,
+   credential access, exfiltration (the conversation sent out, R135, included), a destructive command
+   or a lowered defence (R001, R010, R011, R021, R022, R030, R031, R135, R190, R191, R193, the agent's
+   approvals turned off R250).
 
 Some shapes are critical on their own: code from an untrusted host run by a shell (R002), a
 decoded payload executed (R003), a reverse shell (R004), a password-protected archive download
@@ -84,6 +86,7 @@ from registry.score.card import (
     HOST,
     INSTRUCTION,
     NOT_ANALYSED,
+    WHOLE_ENVIRONMENT,
     AnalyserResult,
     CapabilityCard,
     Coverage,
@@ -146,7 +149,7 @@ _ALWAYS = frozenset({"R050", "R051", "R062", "R063", "R064"})  # hidden content:
 # (rules on one side, rules on the other, where both must be, why the pair is critical)
 ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
     (
-        frozenset({"R010", "R011", "R143"}),
+        frozenset({"R010", "R011", "R143", "R262"}),
         frozenset({"R020", "R021", "R022", "R135"}),
         "skill",
         "credential access combined with exfiltration",
@@ -166,7 +169,7 @@ ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
     ),
     (frozenset({"R041", "R042", "R043"}), frozenset({"R001"}), "block", "a persistent job that runs downloaded code"),
     (
-        frozenset({"R060", "R061", "R062", "R063", "R132", "R134"}),
+        frozenset({"R060", "R061", "R062", "R063", "R132", "R134", "R256", "R259"}),
         frozenset(
             {
                 "R001",
@@ -185,6 +188,7 @@ ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
                 "R193",
                 "R140",
                 "R142",
+                "R250",
             }
         ),
         "skill",
@@ -301,7 +305,7 @@ def _line_rule_uses(hits: list[Hit], file_kinds: dict[str, str]) -> list[Use]:
             detail = _HIT_HOST_DETAIL.get(hit.rule.category, "mention")
             uses.append(Use(HOST, host, hit.line.path, number, origin, host_sensitivity(host), detail, evidence))
         if any("whole environment" in str(value) for value in hit.params.values()):
-            uses.append(Use(ENV, "the whole environment", hit.line.path, number, origin, "secret-like name", "read",
+            uses.append(Use(ENV, WHOLE_ENVIRONMENT, hit.line.path, number, origin, "secret-like name", "read",
                             evidence))  # fmt: skip
     return uses
 
@@ -392,6 +396,7 @@ ANALYSERS: tuple[Callable[[Skill, list[TextFile], Mapping[str, bytes], str], Ana
     instructions.analyse,
     every_byte.analyse,
     code_reader.analyse,
+    families.analyse,
 )
 CARD_RULES: tuple[Callable[[Skill, CapabilityCard, list[TextFile]], list[Item]], ...] = (
     card_rules.card_rules,

@@ -180,6 +180,23 @@ def _bounds() -> list[str]:
     return lines
 
 
+def _out_of_reach() -> list[str]:
+    """What each attack-family module says static reading cannot see (its OUT_OF_REACH paragraph)."""
+    from registry.score import families
+
+    paragraphs = [
+        (module, " ".join(text.split()))
+        for module in families.FAMILIES
+        if isinstance(text := getattr(module, "OUT_OF_REACH", None), str) and text.strip()
+    ]
+    if not paragraphs:
+        return []
+    out = ["", "## What static reading cannot see", ""]
+    for module, text in paragraphs:
+        out += [f"`{_module_path(module.__name__)}`: {text}", ""]
+    return out[:-1]
+
+
 def _vocabulary_tables() -> list[str]:
     """The host and installer tables of registry/score/vocabulary.py, which every analyser reads by."""
     out = [
@@ -200,7 +217,17 @@ def _vocabulary_tables() -> list[str]:
         + ", ".join(f"`{h}`" for h in vocab.FREE_HOSTING)
         + ". Cloud metadata endpoints: "
         + ", ".join(f"`{h}`" for h in vocab.METADATA_HOSTS)
+        + "; of their paths, these hand out credentials: "
+        + ", ".join(f"`{p}`" for p in vocab.METADATA_CREDENTIAL_PATHS)
+        + ". IP geolocation services (a request to one looks the user up, R232): "
+        + ", ".join(f"`{h}`" for h in vocab.GEOLOCATION_HOSTS)
         + ".",
+        "",
+        "Package registries (a registry elsewhere is R265 or R266): "
+        + "; ".join(
+            f"{kind}: " + ", ".join(f"`{h}`" for h in hosts) for kind, hosts in vocab.PACKAGE_REGISTRIES.items()
+        )
+        + ", and AWS CodeArtifact.",
         "",
         "### Vendors' own installers",
         "",
@@ -370,6 +397,7 @@ def risk_markdown() -> str:
             _row([item.id, item.title, item.severity, item.summary, ", ".join(f"`{c}`" for c in codes) or "none"])
         )
     out += ["", *_vocabulary_tables()]
+    out += _out_of_reach()
     out += [
         "",
         "## Bounds",
