@@ -166,7 +166,7 @@ MAPPING: dict[str, RuleMapping] = {
     # the skill's own danger patterns, coverage
     "R080": _m(None, reason=_POLICY),
     "R090": _m("AST08", 8),
-    # card rules (card_rules.py): declared against used, flows across files, money, supply chain
+    # card rules (card_rules/): declared against used, flows across files, money, supply chain, prose
     "R100": _m("AST04", 7),
     "R101": _m("AST04", 7),
     "R102": _m("AST03", 7),

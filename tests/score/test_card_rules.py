@@ -1,4 +1,4 @@
-"""Card rules (registry/score/card_rules.py): declared against used, flows across files, money, supply chain.
+"""Card rules (registry/score/card_rules/): declared against used, flows across files, money, supply chain.
 
 Two kinds of test: unit tests that hand a card with hand-built `Use`s to the card rules over a real
 skill folder (so they do not depend on how the parsers word their uses), and end-to-end tests that

@@ -20,7 +20,7 @@ Injected skills keep their orders and payloads out of the reviewer's sight rathe
   their well-known mirrors, hosted registry services (GitHub Packages, JFrog, Azure Artifacts ...),
   the machine's own network and scoped registries (`@acme:registry=`) of a named host are not findings.
 
-Look-alike letters in package names are R146 (card_rules.py). Text that warns or teaches (the line, the
+Look-alike letters in package names are R146 (card_rules/supply_chain.py). Text that warns or teaches (the line, the
 line before, the section heading) does not fire.
 
 Bounds: a file is read only when one of its needles occurs (one Aho-Corasick pass over its lower-cased

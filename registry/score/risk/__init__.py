@@ -6,7 +6,7 @@
 - assessment.py: `assess`, `RULES` (every risk rule) and the level arithmetic;
 - docs.py: docs/risk.md, generated from the modules above.
 
-Nothing is re-exported here: the analysers beside this package (card_rules.py, code/, ...) import
+Nothing is re-exported here: the analysers beside this package (card_rules/, code/, ...) import
 rules.py and lines.py, and assessment.py imports those analysers, so loading assessment.py with the
 package would make each analyser's import of rules.py circular.
 """
