@@ -1395,6 +1395,15 @@ def _created(program: str, args: list[Value]) -> str:
     return ""
 
 
+def created_archive(program: str, words: list[str]) -> str:
+    """The archive a packing command spelled as words writes (a Node or Python child process), "-" for the
+    output, "" when it does not pack."""
+    if program not in ARCHIVERS:
+        return ""
+    args = [Value(word) for word in words]
+    return "" if _extracts(program, args) else _created(program, args)
+
+
 def _option_value(args: list[Value], options: tuple[str, ...]) -> str:
     for index, arg in enumerate(args):
         if arg.text in options and index + 1 < len(args):
