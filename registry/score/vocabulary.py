@@ -181,6 +181,25 @@ WELL_KNOWN_INSTALLERS: tuple[Installer, ...] = (
 )
 
 
+# Package registries' credential files, which publish scripts read for the token, and each registry's domains:
+# the token in ~/.npmrc going to registry.npmjs.org is `npm publish` working, going anywhere else its theft.
+# Cloud and code hosts are left out on purpose: their SDKs read their files themselves, and their hosts also
+# store whatever is sent (a bucket, a gist), so a credential file sent there is still the file leaving.
+CREDENTIAL_FILE_SERVICES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (".npmrc", ("npmjs.org", "npmjs.com")),
+    (".pypirc", ("pypi.org",)),
+    (".docker/config.json", ("docker.io", "docker.com")),
+    (".cargo/credentials", ("crates.io",)),
+    (".gem/credentials", ("rubygems.org",)),
+)
+
+
+def owned_by_service(path: str, host: str) -> bool:
+    """Is `path` a credential file of the service that runs `host`? (CREDENTIAL_FILE_SERVICES)"""
+    domain = registrable(host.lower())
+    return any(marker in path and domain in domains for marker, domains in CREDENTIAL_FILE_SERVICES)
+
+
 def url_host(url: str) -> str | None:
     """The host of a URL, lower-cased, without port or trailing dot; None when it has none."""
     try:

@@ -26,7 +26,7 @@ from registry.score.code.model import (
 from registry.score.risk import rules as R
 from registry.score.risk.lines import WARNING_WORDS
 from registry.score.risk.rules import Item, RiskRule
-from registry.score.vocabulary import host_kind, vendor_installer
+from registry.score.vocabulary import host_kind, owned_by_service, vendor_installer
 
 STRONG = (SECRET_FILE, ENV_DUMP, WALLET_KEY)  # sent anywhere, these are theft
 _SHORT = {SECRET_FILE: "a credential file", ENV_DUMP: WHOLE_ENVIRONMENT, WALLET_KEY: "a wallet key",
@@ -41,6 +41,11 @@ _CHANGE_RULES = {
     system.FORCE_PUSH: C.FORCE_PUSHED,
 }
 _COMMENT_WARNS = re.compile(r"(?:^|\s)#.*")
+
+
+def _to_its_service(source: Source, sink: Sink) -> bool:
+    """A credential file sent to the service it belongs to (a publish, a login): the integration, not theft."""
+    return source.kind == SECRET_FILE and bool(sink.target) and owned_by_service(source.address, sink.target)
 
 
 def judge(facts: Facts, around: system.Surroundings | None = None) -> list[Item]:
@@ -79,7 +84,11 @@ def judge(facts: Facts, around: system.Surroundings | None = None) -> list[Item]
                 continue
             # a secret to an unaccountable host, or spliced into a name looked up, is never authentication
             unaccountable = bool(sink.target and host_kind(sink.target)) or sink.channel == "dns"
-            strong = _first(s for s in sink.taint if s.kind in STRONG or (unaccountable and s.kind == SECRET))
+            strong = _first(
+                s
+                for s in sink.taint
+                if (s.kind in STRONG and not _to_its_service(s, sink)) or (unaccountable and s.kind == SECRET)
+            )
             if strong is not None:
                 emit(C.SECRET_FLOW, sink, strong)
                 linked_secret = True
@@ -96,10 +105,10 @@ def judge(facts: Facts, around: system.Surroundings | None = None) -> list[Item]
             if decoded is not None:
                 emit(C.DECODE_THEN_RUN, sink, decoded)
             elif fetched is not None:
-                vendor = vendor_installer(fetched.url) if fetched.url else None
+                vendor = vendor_installer(fetched.address) if fetched.address else None
                 if vendor:  # the vendor's documented installer, saved then run: the line rules' R006, in two steps
                     how = f"then runs it (line {sink.line})"
-                    emit(R.VENDOR_INSTALLER_EXECUTED, sink, fetched, url=fetched.url, vendor=vendor, how=how,
+                    emit(R.VENDOR_INSTALLER_EXECUTED, sink, fetched, url=fetched.address, vendor=vendor, how=how,
                          host=fetched.host)  # fmt: skip
                     continue
                 rule = C.UNTRUSTED_DOWNLOAD_THEN_RUN if host_kind(fetched.host) else C.DOWNLOAD_THEN_RUN

@@ -165,8 +165,8 @@ class _Reader:
     def use(self, kind: str, value: str, node, detail: str = "", sensitive: str = "") -> None:
         self.facts.use(kind, value, self.row(node), detail, sensitive)
 
-    def source(self, kind: str, label: str, node, host: str = "", url: str = "") -> Taint:
-        src = Source(kind, self.facts.label(label), self.facts.line(self.row(node)), host, url=url)
+    def source(self, kind: str, label: str, node, host: str = "", address: str = "") -> Taint:
+        src = Source(kind, self.facts.label(label), self.facts.line(self.row(node)), host, address=address)
         self.facts.sources.append(src)
         return frozenset({src})
 
@@ -1444,7 +1444,7 @@ class _Reader:
         taint = self.files.get(normal, CLEAN)
         label = classify.secret_label(normal, self.facts.own)
         if label:
-            taint = taint | self.source(SECRET_FILE, f"reads {normal} ({label})", node)
+            taint = taint | self.source(SECRET_FILE, f"reads {normal} ({label})", node, address=normal)
         return taint
 
     def fs(self, node, short: str, args: list, arg_taints: list[Taint], taint: Taint) -> Taint:

@@ -97,7 +97,9 @@ class Source:
     line: int
     host: str = ""  # FETCHED: where from
     command: int = -1  # shell: the statement it belongs to
-    url: str = ""  # FETCHED: the whole address, when one is spelled out (a vendor's installer is told by its path)
+    # Where it comes from, spelled out: a download's whole URL (a vendor's installer is told by its path), a
+    # credential file's path (a file a service owns may go to that service).
+    address: str = ""
 
 
 Taint = frozenset[Source]

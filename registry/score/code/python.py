@@ -185,8 +185,8 @@ class _Reader:
     def use(self, kind: str, value: str, node: ast.AST, detail: str = "", sensitive: str = "") -> None:
         self.facts.use(kind, value, self.row(node), detail, sensitive)
 
-    def source(self, kind: str, label: str, node: ast.AST, host: str = "", url: str = "") -> Taint:
-        src = Source(kind, self.facts.label(label), self.facts.line(self.row(node)), host, url=url)
+    def source(self, kind: str, label: str, node: ast.AST, host: str = "", address: str = "") -> Taint:
+        src = Source(kind, self.facts.label(label), self.facts.line(self.row(node)), host, address=address)
         self.facts.sources.append(src)
         return frozenset({src})
 
@@ -1001,7 +1001,7 @@ class _Reader:
         taint = self.lookup(normal)
         label = classify.secret_label(normal, self.facts.own)
         if label:
-            taint = taint | self.source(SECRET_FILE, f"reads {normal} ({label})", node)
+            taint = taint | self.source(SECRET_FILE, f"reads {normal} ({label})", node, address=normal)
         return taint
 
     def file_call(self, node: ast.Call, qual: str, short: str, arg_taints: list[Taint], taint: Taint) -> Taint:

@@ -211,9 +211,9 @@ class _Walker:
         """The statement a source or sink belongs to; none for code decoded from a blob, which no line rule reads."""
         return -1 if self.s.facts.hidden else self.s.statement
 
-    def source(self, kind: str, label: str, node, host: str = "", url: str = "") -> Source:
+    def source(self, kind: str, label: str, node, host: str = "", address: str = "") -> Source:
         facts = self.s.facts
-        src = Source(kind, facts.label(label), facts.line(self.row(node)), host, self.command_id, url)
+        src = Source(kind, facts.label(label), facts.line(self.row(node)), host, self.command_id, address)
         facts.sources.append(src)
         return src
 
@@ -519,7 +519,7 @@ class _Walker:
         taint = self.lookup(path)
         label = classify.secret_label(normal, self.s.facts.own)
         if label:
-            taint = taint | {self.source(SECRET_FILE, f"reads {normal} ({label})", node)}
+            taint = taint | {self.source(SECRET_FILE, f"reads {normal} ({label})", node, address=normal)}
         return taint
 
     def path_use(self, path: str, node, detail: str) -> None:
