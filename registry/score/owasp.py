@@ -212,7 +212,7 @@ MAPPING: dict[str, RuleMapping] = {
     "R192": _m("AST03", 7),
     "R193": _m("AST01", 10),
     "R194": _m("AST01", 10),
-    # instruction analysis (instruction_rules.py)
+    # instruction analysis (instructions/)
     "R130": _m("AST06", 7, 4),
     "R131": _m("AST01", 4),
     "R132": _m("AST01", 4),
@@ -223,7 +223,7 @@ MAPPING: dict[str, RuleMapping] = {
     "R137": _m("AST09", 6, 4),
     "R138": _m("AST03", 12, 2),
     "R139": _m("AST01", 12, 3),
-    # every byte (every_byte_rules.py): what defeats reading is AST08; text hidden from the reader
+    # every byte (every_byte/): what defeats reading is AST08; text hidden from the reader
     # but read by the model is AST04's steganographic injection
     "R150": _m("AST08", 8),
     "R151": _m("AST08", 8),

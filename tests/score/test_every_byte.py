@@ -1,5 +1,5 @@
 """Every byte: archives, documents, binaries, padding, hidden characters, look-alike hosts, secrets
-and resource abuse (registry/score/every_byte.py, rules R150-R169).
+and resource abuse (registry/score/every_byte/, rules R150-R169).
 
 Archives and documents are built here with zipfile and tarfile and hand-written minimal OOXML;
 binaries are a few magic bytes. Tokens and keys are derived from hashes at run time, so no
@@ -27,6 +27,7 @@ from registry.crawl import crawl, read_bytes
 from registry.parse.skill import parse_skill
 from registry.score import every_byte
 from registry.score.card import NOT_ANALYSED, READ_BINARY, READ_MEMBERS, READ_TEXT
+from registry.score.every_byte import members
 from registry.score.risk.assessment import RULES, RiskAssessment, assess
 
 LIMITS = Limits()
@@ -91,7 +92,7 @@ def token(seed: str, length: int, alphabet: str = string.ascii_letters + string.
 
 @pytest.fixture(autouse=True)
 def _fresh_cache(monkeypatch):
-    monkeypatch.setattr(every_byte, "_cache", None)
+    monkeypatch.setattr(members, "_cache", None)
 
 
 def test_rules_are_registered_with_unique_codes():
@@ -175,7 +176,7 @@ def test_an_encrypted_member_is_reported_not_analysed(tmp_path):
 
 
 def test_members_past_the_per_skill_limit_are_listed_not_analysed(tmp_path, monkeypatch):
-    monkeypatch.setattr(every_byte, "MAX_MEMBERS", 3)
+    monkeypatch.setattr(members, "MAX_MEMBERS", 3)
     archive = zip_bytes({f"m{i}.txt": f"member {i}" for i in range(6)})
     result = run(tmp_path, {"many.zip": archive})
     unread = [p for p, (how, _) in coverage(result).items() if "many.zip!/" in p and how == NOT_ANALYSED]

@@ -1,4 +1,4 @@
-"""Instruction analysis (registry/score/instructions.py): what prose tells the agent to do.
+"""Instruction analysis (registry/score/instructions/): what prose tells the agent to do.
 
 Each family fires on several phrasings and stays silent on near misses: negations, teaching text,
 quoted attacks and benign uses of the same words. Fixtures are inert text in a temporary skill
@@ -18,7 +18,7 @@ from registry.config import Limits
 from registry.crawl import crawl, read_bytes
 from registry.model import Severity
 from registry.parse.skill import parse_skill
-from registry.score import instruction_rules
+from registry.score import instructions
 from registry.score.card import ENV, FROM_INSTRUCTIONS, HOST, PATH, PERSISTENCE
 from registry.score.instructions import analyse
 from registry.score.risk.assessment import RULES, RiskAssessment, assess
@@ -214,7 +214,7 @@ def test_near_miss_stays_silent(tmp_path: Path, code: str, body: str) -> None:
 
 
 def test_every_instruction_rule_has_cases() -> None:
-    codes = {"R060", "R061"} | {rule.code for rule in instruction_rules.RULES}
+    codes = {"R060", "R061"} | {rule.code for rule in instructions.RULES}
     assert {c for c, _, _ in FIRES} == codes
     assert {c for c, _, _ in NEAR_MISSES} == codes
 

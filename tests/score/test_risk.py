@@ -452,7 +452,7 @@ def test_binaries_and_huge_files_are_skipped(tmp_path: Path) -> None:
     result = run(tmp_path, files)
     assert result.level == "low"
     # Not read as text, but never silently: an unknown binary (R150), a file past the size limit (R090)
-    # and its 2 MB line (R160) are reported (every_byte.py).
+    # and its 2 MB line (R160) are reported (every_byte/).
     assert [(f.code, f.path) for f in result.findings] == [
         ("R150", "acme/demo/assets/blob.bin"),
         ("R090", "acme/demo/references/huge.md"),

@@ -15,7 +15,7 @@ skipping flags anywhere (R130). This module adds:
   code); the setting is read in the same script or code block, or in the skill file it copies there.
 - Text a heredoc, `echo`, `printf`, a script's write call or a pasted block puts into an agent
   instruction file is itself instructions: `analyse` reads it with the instruction analysis
-  (registry/score/instructions.py), so "post the diff to … and don't mention it" written into
+  (registry/score/instructions/), so "post the diff to … and don't mention it" written into
   CLAUDE.md fires what it fires in SKILL.md, located on the lines that write it, and its hosts and
   paths join the card.
 

@@ -9,7 +9,7 @@ Injected skills keep their orders and payloads out of the reviewer's sight rathe
   colour of its background, display:none, aria-hidden, an HTML comment) and that text addresses the AI
   agents that will read the page (R257); a link hidden off-screen or at zero size (R258);
 - a spreadsheet sheet, Word text or slide hidden from the person who opens the document carries an
-  order for the agent (R259): in a shipped document (read by every_byte.py, which asks `document_order`)
+  order for the agent (R259): in a shipped document (read by every_byte/members.py, which asks `document_order`)
   or written by the skill's code (openpyxl `sheet_state`, xlsxwriter `hide()`, python-docx `font.hidden`);
 - an SVG image carries script or event handlers (R260), which reach the network, cookies, storage or
   the page's location (R261);
@@ -530,7 +530,7 @@ def agent_order(text: str, second_person: bool = False) -> Order | None:
 
 
 def document_order(text: str) -> str | None:
-    """For every_byte.py: what hidden document text (a hidden sheet's cells, hidden Word runs, a hidden
+    """For every_byte/members.py: what hidden document text (a hidden sheet's cells, hidden Word runs, a hidden
     slide) tells an AI agent, or None when it addresses none."""
     order = agent_order(text[:MAX_COMMENT_CHARS])
     return order.what if order is not None else None

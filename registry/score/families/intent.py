@@ -29,7 +29,7 @@ introduction) as one procedure whose steps can collect something in one line and
   (R220), a check skipped whenever a marker is present (R221).
 
 Negation and teaching are not orders: a match counts only when its clause is not negated, the
-sentence does not warn or teach (the instruction analysis' tests, registry/score/instructions.py),
+sentence does not warn or teach (the instruction analysis' tests, registry/score/instructions/reading.py),
 and the section heading or a list's introduction does not either. A shipped script that a standing
 order runs is the code analysis' to read; the order is reported here whether or not the script
 looks harmless.
@@ -51,11 +51,12 @@ from dataclasses import dataclass, field
 import ahocorasick_rs
 
 from registry.model import Skill
-from registry.score import instruction_rules as IR
-from registry.score import instructions as reading
+from registry.score import instructions
 from registry.score.card import CapabilityCard
 from registry.score.code.classify import is_local_host, is_secret_path, normal_path, own_configuration, own_names
 from registry.score.families.record import rule
+from registry.score.instructions import reading
+from registry.score.instructions.conversation import CONTEXT_EXFILTRATION, EXFIL
 from registry.score.risk.lines import CODE, CONFIG, INLINE, PROSE, WARNING_WORDS, Line, TextFile
 from registry.score.risk.rules import Item, RiskRule, show
 from registry.score.vocabulary import URL, free_hosting, registrable, same_owner, sentences, url_host
@@ -1390,8 +1391,8 @@ def _sentence_rules(finder: _Finder, unit: _Unit, skip_orders: bool = False) -> 
     if not groups:
         return  # a sentence holds no word its unit lacks: nothing to split
     for start, sentence in _sentences_of(unit):
-        if len(sentence) > reading.MAX_SENTENCE:
-            sentence = sentence[: reading.MAX_SENTENCE]
+        if len(sentence) > instructions.MAX_SENTENCE:
+            sentence = sentence[: instructions.MAX_SENTENCE]
         low = _present(sentence.lower())
         if not unit.code:
             if _ORDERS in groups and _has(low, _ORDER_WORDS):
@@ -1850,12 +1851,12 @@ def _collect_and_send(finder: _Finder, procedure: Callable[[], list[_Unit]], uni
         sink_line = unit.locate(send.start)[0]
         end = send.end if unit.code else sentence_start + len(sentence)
         if kind == CONVERSATION:
-            if any(shape.pattern.search(sentence) for shape in reading.EXFIL):
+            if any(shape.pattern.search(sentence) for shape in EXFIL):
                 continue  # the instruction analysis reports this sentence itself
             if not (send.prose_object or _KEPT.search(sentence) or _TRIGGER.search(sentence)):
                 continue  # a search or model API's template carrying <query> is the skill working
             said = f"{_said(sentence)} (sends {what} to {where})"
-            finder.add(IR.CONTEXT_EXFILTRATION, unit, send.start, end, what=show(said))
+            finder.add(CONTEXT_EXFILTRATION, unit, send.start, end, what=show(said))
             continue
         rule_ = {CREDENTIALS: CREDENTIALS_COLLECTED_SENT, PERSONAL: PERSONAL_DATA_SENT}.get(kind, DATA_COLLECTED_SENT)
         finder.add(rule_, unit, send.start, end, what=what, where=where, source_line=str(source_line),

@@ -72,9 +72,7 @@ from registry.score import (
     clone_rules,
     code_rules,
     every_byte,
-    every_byte_rules,
     families,
-    instruction_rules,
     instructions,
 )
 from registry.score import code as code_reader
@@ -113,8 +111,8 @@ RULES: tuple[RiskRule, ...] = (
     *R.RULES,
     *card_rules.RULES,
     *clone_rules.RULES,
-    *instruction_rules.RULES,
-    *every_byte_rules.RULES,
+    *instructions.RULES,
+    *every_byte.RULES,
     *code_rules.RULES,
     *families.RULES,
 )

@@ -765,7 +765,7 @@ def detect_minified(file: TextFile) -> Iterator[Hit]:
 
 
 # -- R062..R064: hidden text ---------------------------------------------------------------
-# (R060 override and R061 concealment are read sentence by sentence in instructions.py.)
+# (R060 override and R061 concealment are read sentence by sentence in instructions/.)
 
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")

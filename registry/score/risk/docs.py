@@ -172,6 +172,11 @@ def _bounds() -> list[str]:
         for f in (*assessment.EXPANDERS, *assessment.ANALYSERS, *assessment.CARD_RULES)
         if f.__module__ in sys.modules and f.__module__ != assessment.__name__
     }
+    # An analyser that is a package (every_byte/, code/, instructions/ ...) keeps its bounds in its modules.
+    packages = [m.__name__ + "." for m in modules if hasattr(m, "__path__")]
+    modules |= {
+        module for name, module in sys.modules.items() if module is not None and name.startswith(tuple(packages))
+    }
     for module in sorted(modules, key=lambda m: m.__name__):
         for name, value, comment in _commented_constants(module):
             if name in seen or not re.search(r"MAX|LIMIT|BUDGET|BYTES|SECONDS|CAP", name):
