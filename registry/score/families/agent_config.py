@@ -29,14 +29,13 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 
-import ahocorasick_rs
-
 from registry.model import Skill
 from registry.score import instructions
 from registry.score.card import PATH, PERSISTENCE, AnalyserResult, CapabilityCard
 from registry.score.code.classify import AGENT_CONFIG, SHELL_STARTUP, normal_path, path_sensitivity
 from registry.score.families.record import rule
 from registry.score.risk.lines import CODE, COMMENT, DATA, PROSE, PROSE_BLOCK, WARNING_WORDS, Line, TextFile
+from registry.score.risk.needles import CONFIG_WRITES, needles_in
 from registry.score.risk.rules import Item, show
 
 MAX_CONTENT_LINES = 300  # lines of one heredoc or literal read as written text
@@ -258,10 +257,9 @@ _INSTRUCTION_NAME = (
     r"|\.(?:windsurf|roo|kiro|amazonq|clinerules)/[\w./-]+\.md"
 )
 _INSTRUCTION_PATH = re.compile(r"(?P<path>[\w.~${}/-]{0,200}?(?:" + _INSTRUCTION_NAME + r"))(?![\w.])", re.IGNORECASE)
-_NEEDLES = ("claude.md", "agents.md", "gemini.md", "claude.local.md", ".cursorrules", ".windsurfrules",
+NEEDLES = ("claude.md", "agents.md", "gemini.md", "claude.local.md", ".cursorrules", ".windsurfrules",
             ".clinerules", "copilot-instructions", ".instructions.md", ".prompt.md", ".chatmode.md", ".cursor/rules",
             ".claude/commands", ".claude/agents", ".windsurf/", ".roo/", ".kiro/", ".amazonq/")  # fmt: skip
-_ENGINE = ahocorasick_rs.AhoCorasick(_NEEDLES, implementation=ahocorasick_rs.Implementation.DFA)
 _REDIRECT = re.compile(
     r"(?:>>?|\b(?:sudo\s+)?tee\s+(?:-a\s+|--append\s+)?)\s*[\"']?(?P<path>[\w.~${}/-]{0,200}?(?:"
     + _INSTRUCTION_NAME
@@ -292,7 +290,7 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
     """Text written into an agent instruction file, read by the instruction analysis where it is written."""
     result = AnalyserResult()
     for file in files:
-        if _ENGINE.find_matches_as_indexes(file.lowered[0]) == []:
+        if not needles_in(file, CONFIG_WRITES):
             continue
         plain: set[tuple[str, int | None]] | None = None
         for phrase, lines in _planted(file):

@@ -37,13 +37,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-import ahocorasick_rs
-
 from registry.model import Skill
 from registry.score.card import FROM_CODE, FROM_INSTRUCTIONS, HOST, AnalyserResult, CapabilityCard, Use
 from registry.score.code.classify import host_sensitivity, is_local_host
 from registry.score.families.record import rule
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, WARNING_WORDS, Line, TextFile
+from registry.score.risk.needles import HIDDEN_CHANNELS, needles_in
 from registry.score.risk.rules import Item, RiskRule, show
 from registry.score.vocabulary import (
     METADATA_CREDENTIAL_PATHS,
@@ -581,9 +580,8 @@ _FILE_NEEDLES = {
     "registry": ("registry", "index-url", "index_url", "extra-index", "--index", "default-index"),
 }  # fmt: skip
 _KINDS = tuple(_FILE_NEEDLES)
-_NEEDLES = sorted({n for needles in _FILE_NEEDLES.values() for n in needles})
-_ENGINE = ahocorasick_rs.AhoCorasick(_NEEDLES, implementation=ahocorasick_rs.Implementation.DFA)
-_NEEDLE_KINDS = [frozenset(kind for kind, needles in _FILE_NEEDLES.items() if n in needles) for n in _NEEDLES]
+NEEDLES = sorted({n for needles in _FILE_NEEDLES.values() for n in needles})  # found by risk/needles.py
+_NEEDLE_KINDS = [frozenset(kind for kind, needles in _FILE_NEEDLES.items() if n in needles) for n in NEEDLES]
 
 
 def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], shown: str) -> AnalyserResult:
@@ -592,7 +590,7 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
     own_sites = tuple(str(s) for s in (skill.homepage, skill.repository) if isinstance(s, str) and s)
     for file in files:
         low = file.lowered[0]
-        kinds = {kind for index, _, _ in _ENGINE.find_matches_as_indexes(low) for kind in _NEEDLE_KINDS[index]}
+        kinds = {kind for index, _, _ in needles_in(file, HIDDEN_CHANNELS) for kind in _NEEDLE_KINDS[index]}
         if not kinds:
             continue
         found: list[Item] = []

@@ -58,6 +58,7 @@ from registry.score.families.record import rule
 from registry.score.instructions import reading
 from registry.score.instructions.conversation import CONTEXT_EXFILTRATION, EXFIL
 from registry.score.risk.lines import CODE, CONFIG, INLINE, PROSE, WARNING_WORDS, Line, TextFile
+from registry.score.risk.needles import INTENT, needles_in
 from registry.score.risk.rules import Item, RiskRule, show
 from registry.score.vocabulary import URL, free_hosting, registrable, same_owner, sentences, url_host
 
@@ -899,9 +900,9 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     _SENDS: ("curl", "requests.", "httpx.", "axios.", "fetch(", "urlopen", "wget", "upload", "send", "post ",
              "submit", "forward", "e-mail", "email", "backup", "back up", "sync", "share", "transmit"),
 }  # fmt: skip
-_ENGINE_NEEDLES = sorted({needle for needles in _NEEDLES.values() for needle in needles})
-_ENGINE = ahocorasick_rs.AhoCorasick(_ENGINE_NEEDLES, implementation=ahocorasick_rs.Implementation.DFA)
-_GROUPS = [frozenset(name for name, needles in _NEEDLES.items() if needle in needles) for needle in _ENGINE_NEEDLES]
+NEEDLES = sorted({needle for needles in _NEEDLES.values() for needle in needles})  # a file's: risk/needles.py
+_ENGINE = ahocorasick_rs.AhoCorasick(NEEDLES, implementation=ahocorasick_rs.Implementation.DFA)
+_GROUPS = [frozenset(name for name, needles in _NEEDLES.items() if needle in needles) for needle in NEEDLES]
 # What a procedure's step can collect (credential files, personal data, system facts, a broad scan): a section
 # with none of these words has nothing a send could carry out that this family names.
 _SOURCE_NEEDLES = (
@@ -1033,9 +1034,9 @@ def _description_sentences(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _read_file(finder: _Finder, file: TextFile) -> None:
-    low, starts, _ = file.lowered
+    starts = file.lowered[1]
     wanted: dict[int, set[str]] = {}
-    for index, begin, _ in _ENGINE.find_matches_as_indexes(low, overlapping=True):
+    for index, begin, _ in needles_in(file, INTENT):
         line_index = bisect.bisect_right(starts, begin) - 1
         wanted.setdefault(line_index, set()).update(_GROUPS[index])
     _narrow(file.lines, wanted)

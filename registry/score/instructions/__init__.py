@@ -102,6 +102,7 @@ from registry.score.instructions.reading import (
 )
 from registry.score.instructions.uses import _USE_NEEDLES, MAX_USES_PER_FILE, MAX_USES_PER_SKILL, _uses
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
+from registry.score.risk.needles import INSTRUCTIONS, needles_in
 from registry.score.risk.rules import Item, RiskRule
 
 __all__ = ["FAMILIES", "MAX_SENTENCE", "RULES", "analyse"]
@@ -162,7 +163,7 @@ _FAMILY_OWNERS = frozenset(FAMILIES)
 _DFA = ahocorasick_rs.Implementation.DFA
 
 
-def _automaton() -> tuple[ahocorasick_rs.AhoCorasick, list[frozenset[str]]]:
+def _automaton() -> tuple[list[str], ahocorasick_rs.AhoCorasick, list[frozenset[str]]]:
     """One automaton for every family's needles, the flags and the card's needles."""
     owners: dict[str, set[str]] = {}
     for name, family in FAMILIES.items():
@@ -176,10 +177,10 @@ def _automaton() -> tuple[ahocorasick_rs.AhoCorasick, list[frozenset[str]]]:
         for needle in needles:
             owners.setdefault(needle, set()).add(name)
     needles = sorted(owners)
-    return ahocorasick_rs.AhoCorasick(needles, implementation=_DFA), [frozenset(owners[n]) for n in needles]
+    return needles, ahocorasick_rs.AhoCorasick(needles, implementation=_DFA), [frozenset(owners[n]) for n in needles]
 
 
-_ENGINE, _OWNERS = _automaton()
+NEEDLES, _ENGINE, _OWNERS = _automaton()  # a file's needles are found by the shared search (risk/needles.py)
 _JOIN_COMPANION_PATTERNS = {
     name: tuple(re.compile("|".join(map(re.escape, group))) for group in groups)
     for name, groups in _JOIN_COMPANIONS.items()
@@ -194,9 +195,10 @@ def _hits(low: str) -> list[tuple[int, frozenset[str]]]:
             if _MAIN[index]]  # fmt: skip
 
 
-def _all_hits(low: str, markdown: bool) -> tuple[list[tuple[int, frozenset[str]]], list[tuple[int, str]]]:
+def _all_hits(file: TextFile) -> tuple[list[tuple[int, frozenset[str]]], list[tuple[int, str]]]:
     """The families' hits and, in Markdown, the joins' hits (position, join) with their companions near."""
-    matches = _ENGINE.find_matches_as_indexes(low, overlapping=True)
+    low, markdown = file.lowered[0], file.kind in ("markdown", "skill_md")
+    matches = needles_in(file, INSTRUCTIONS)
     hits = [(start, _MAIN[index]) for index, start, _ in matches if _MAIN[index]]
     if not markdown:
         return hits, []
@@ -451,7 +453,7 @@ def _lowered(texts: list[str]) -> str:
 def _read_file(file: TextFile) -> tuple[list[Item], list[Use]]:
     lines = file.lines
     low, starts, _ = file.lowered  # shared with the line scan; offsets are the lines' own
-    hits, joined = _all_hits(low, file.kind in ("markdown", "skill_md"))
+    hits, joined = _all_hits(file)
     if not hits and not joined:
         return [], []
     hits.sort(key=lambda hit: hit[0])
@@ -505,12 +507,18 @@ def _companions_near(name: str, low: str, position: int) -> bool:
     family = FAMILIES[name]
     if not family.companions:
         return True
-    window = low[max(0, position - family.span) : position + family.span]
-    return all(any(needle in window for needle in group) for group in family.companions)
+    return _companions_present(family, low[max(0, position - family.span) : position + family.span])
 
 
 def _companions_present(family: Family, text: str) -> bool:
-    return all(any(needle in text for needle in group) for group in family.companions)
+    return all(engine.find_matches_as_indexes(text) for engine in _COMPANION_ENGINES[family.name])
+
+
+# One automaton per companion group: a group is tens of words, each of which `in` would scan for on its own.
+_COMPANION_ENGINES = {
+    name: tuple(ahocorasick_rs.AhoCorasick(group, implementation=_DFA) for group in family.companions)
+    for name, family in FAMILIES.items()
+}
 
 
 def _findings(reader: _FileReader, wanted: dict[tuple[int, int], tuple[int, set[str]]]) -> list[Item]:

@@ -64,8 +64,6 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-import ahocorasick_rs
-
 from registry.model import Finding, Skill
 from registry.score import (
     card_rules,
@@ -97,10 +95,12 @@ from registry.score.risk import rules as R
 from registry.score.risk.detectors import (
     FILE_DETECTORS,
     LINE_DETECTORS,
+    LINE_NEEDLES,
     Hit,
     describes_pattern,
 )
 from registry.score.risk.lines import CODE, CONFIG, TextFile, read_files
+from registry.score.risk.needles import LINE_RULES, needles_in, shared
 from registry.score.risk.rules import CATEGORIES, LEVELS, Item, RiskRule, show
 from registry.score.vocabulary import url_host, vendor_installer
 
@@ -116,6 +116,7 @@ RULES: tuple[RiskRule, ...] = (
     *code_rules.RULES,
     *families.RULES,
 )
+_RULES_BY_CODE = {rule.code: rule for rule in RULES}
 
 PER_FILE = 5
 PER_SKILL = 20
@@ -134,13 +135,10 @@ _SUPERSEDES = {
     "R020": {"R010", "R021", "R022"},
     "R040": {"R041"},
 }
-# Aho-Corasick finds every detector's needles in one linear pass over a file (a regex alternation
-# of a hundred literals is about 25 times slower on the same text). The DFA form finds the same
-# matches about 3 times faster than the default one (bench/analysis_cost.py), for a few kB more.
-_NEEDLES = sorted({n for d in LINE_DETECTORS for n in d.needles})
-_NEEDLE_ENGINE = ahocorasick_rs.AhoCorasick(_NEEDLES, implementation=ahocorasick_rs.Implementation.DFA)
+# Every detector's needles are found in one linear pass over a file (risk/needles.py; a regex alternation of a
+# hundred literals is about 25 times slower on the same text).
+_NEEDLE_DETECTORS = [frozenset(i for i, d in enumerate(LINE_DETECTORS) if n in d.needles) for n in LINE_NEEDLES]
 _WANTING = [(number, d) for number, d in enumerate(LINE_DETECTORS) if d.wants is not None]
-_NEEDLE_DETECTORS = [frozenset(i for i, d in enumerate(LINE_DETECTORS) if needle in d.needles) for needle in _NEEDLES]
 _COMMAND_CATEGORIES = frozenset({"rce", "credentials", "exfiltration", "destructive", "persistence"})
 _ALWAYS = frozenset({"R050", "R051", "R062", "R063", "R064"})  # hidden content: warnings do not excuse it
 
@@ -273,12 +271,11 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
 
 def _instructions(assessment: RiskAssessment) -> list[Use]:
     """What the skill's text tells the agent to do, for the card: one use per finding of an instruction rule."""
-    rules = {rule.code: rule for rule in RULES}
     orders = []
     for finding, params in assessment.claims:
         tells = TELLS.get(finding.code)
         if tells:
-            what = _safe_summary(rules[finding.code], dict(params))
+            what = _safe_summary(_RULES_BY_CODE[finding.code], dict(params))
             orders.append(Use(INSTRUCTION, what, finding.path, finding.line, FROM_INSTRUCTIONS, "", tells,
                               finding.excerpt))  # fmt: skip
     return orders
@@ -475,12 +472,15 @@ def _worth_reading(file: TextFile) -> dict[int, set[int]]:
     lines = file.lines
     texts = [line.text for line in lines]
     low, starts, exact = file.lowered
-    if not exact:  # a character lowered to two: lower each line whole so no needle is cut off
+    if exact:
+        matches = needles_in(file, LINE_RULES)
+    else:  # a character lowered to two: lower each line whole so no needle is cut off
         texts_low = [text.lower() for text in texts]
         low = "\n".join(texts_low)
         starts = tuple(itertools.accumulate((len(text) + 1 for text in texts_low), initial=0))
+        matches = shared().search(low)[LINE_RULES]
     wanted: dict[int, set[int]] = {}
-    for needle, start, _ in _NEEDLE_ENGINE.find_matches_as_indexes(low, overlapping=True):
+    for needle, start, _ in matches:
         wanted.setdefault(bisect.bisect_right(starts, start) - 1, set()).update(_NEEDLE_DETECTORS[needle])
     for index, line in enumerate(lines):
         if line.context == CODE and len(line.text) >= 60:

@@ -903,4 +903,6 @@ LINE_DETECTORS: Sequence[Detector] = (
     ),
 )
 
+# Every line detector's needles, for the file-wide search that picks the lines worth reading (risk/needles.py).
+LINE_NEEDLES = tuple(sorted({needle for detector in LINE_DETECTORS for needle in detector.needles}))
 FILE_DETECTORS: Sequence[Callable[[TextFile], Iterator[Hit]]] = (detect_minified,)

@@ -22,7 +22,7 @@ import functools
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 from registry.parse.body import may_open_fence
@@ -118,6 +118,8 @@ class TextFile:
     name: str  # path inside the skill
     lines: tuple[Line, ...]
     kind: str  # markdown, script, data, skill_md
+    # Every analyser's needles found in `lowered`, by analyser, filled on first use (registry/score/risk/needles.py)
+    searched: dict = field(default_factory=dict, compare=False, repr=False)
 
     @functools.cached_property
     def lowered(self) -> tuple[str, tuple[int, ...], bool]:
@@ -307,6 +309,8 @@ def _prose_line(text: str, number: int, path: str, near: str, block: int) -> lis
         if len(cells) > 1:  # a table row: the other cells say what this one shows ("risk", "blocked" ...)
             cell_near = f"{near}\n{text[:offset]} {text[offset + len(cell) :]}"
         out.append(Line(path, cell, PROSE, ((0, number, offset + 1),), cell_near, "markdown", block))
+        if "`" not in cell:
+            continue
         for span in itertools.islice(_INLINE.finditer(cell), MAX_PARTS):
             column = offset + span.start(2) + 1
             around = (
