@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -548,7 +549,7 @@ def _matches(tokens: list[str], index: _Index) -> dict[str, dict[str, str]]:
     found: dict[str, dict[str, str]] = {}
     by_form = index.by_form
     # Most words are no keyword's form: find the few that are in one pass before looking behind them.
-    for position in [position for position, token in enumerate(tokens) if token in by_form]:
+    for position in itertools.compress(range(len(tokens)), map(by_form.__contains__, tokens)):
         candidates = by_form[tokens[position]]
         if not candidates:
             continue

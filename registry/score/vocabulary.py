@@ -1,4 +1,5 @@
-"""The words the risk analysis reads by, defined once: hosts and what kind of owner they have, and installers.
+"""The words the risk analysis reads by, defined once: hosts and what kind of owner they have, installers,
+network programs and sentences.
 
 Every analyser (line rules, parsed code, prose, every byte, card rules) asks this module what a host
 is, so a host cannot be a paste site for one rule and an ordinary name for another. Adding a host or
@@ -192,6 +193,30 @@ CREDENTIAL_FILE_SERVICES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (".cargo/credentials", ("crates.io",)),
     (".gem/credentials", ("rubygems.org",)),
 )
+
+
+# Programs a command line reaches the network with, by how. The shell reader, the line rules, the prose rules and
+# the card's declared tools all read these groups, so a program added here is a network program everywhere.
+DOWNLOADERS = ("curl", "wget", "aria2c")
+HTTPIE = ("http", "https", "xh", "httpie")  # HTTPie's commands: `http` and `https` are ordinary words in prose
+RAW_SOCKETS = ("nc", "ncat", "netcat", "socat", "telnet", "websocat")
+FILE_TRANSFER = ("scp", "sftp", "ftp", "tftp", "rsync")
+POWERSHELL_WEB = ("invoke-webrequest", "invoke-restmethod", "iwr", "irm")
+MAIL_PROGRAMS = ("sendmail", "mailx", "swaks")
+NAME_LOOKUPS = ("dig", "nslookup", "ping")  # a lookup carries data out in the name it asks for
+TUNNELS = ("ngrok", "cloudflared", "ssh", "grpcurl")
+# The ones that carry what their arguments name (a file, a body) to another machine.
+SENDING_PROGRAMS = frozenset(DOWNLOADERS + HTTPIE + RAW_SOCKETS + FILE_TRANSFER + POWERSHELL_WEB + MAIL_PROGRAMS)
+NETWORK_PROGRAMS = frozenset(
+    DOWNLOADERS + HTTPIE + RAW_SOCKETS + FILE_TRANSFER + POWERSHELL_WEB + MAIL_PROGRAMS + NAME_LOOKUPS + TUNNELS
+)
+
+
+def program_pattern(*groups: tuple[str, ...]) -> str:
+    """A regex alternation of the programs of `groups` as words, `\\b(?:invoke-webrequest|...|nc)\\b`, the longest
+    first, so a name is never cut short by a shorter one it starts with."""
+    names = sorted({name for group in groups for name in group}, key=lambda name: (-len(name), name))
+    return r"\b(?:" + "|".join(re.escape(name) for name in names) + r")\b"
 
 
 def owned_by_service(path: str, host: str) -> bool:

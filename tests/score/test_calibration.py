@@ -111,3 +111,29 @@ def test_a_credential_file_sent_to_the_service_that_owns_it_is_the_integration_w
     assert "R120" not in own_codes and own_level != "critical"
     stranger_level, stranger_codes = level("npm-mirror.example.net")
     assert stranger_level == "critical" and "R120" in stranger_codes
+
+
+# -- network programs: one list, read by every analyser ---------------------------------------
+
+
+def test_program_pattern_matches_whole_program_names_longest_first():
+    import re
+
+    from registry.score.vocabulary import DOWNLOADERS, POWERSHELL_WEB, RAW_SOCKETS, program_pattern
+
+    pattern = re.compile(program_pattern(DOWNLOADERS, RAW_SOCKETS, POWERSHELL_WEB), re.IGNORECASE)
+    assert [m.group(0) for m in pattern.finditer("ncat x | nc -l 4444; Invoke-WebRequest u; wget a")] == [
+        "ncat", "nc", "Invoke-WebRequest", "wget",
+    ]  # fmt: skip
+    assert pattern.search("syncing the function once") is None  # "nc" inside words is no program
+
+
+def test_every_reader_knows_the_same_network_programs():
+    from registry.score.card_rules import declared
+    from registry.score.code import shell
+    from registry.score.vocabulary import DOWNLOADERS, HTTPIE, NETWORK_PROGRAMS, RAW_SOCKETS, SENDING_PROGRAMS
+
+    assert frozenset(DOWNLOADERS + HTTPIE) == shell.DOWNLOADERS
+    assert frozenset(RAW_SOCKETS) == shell.NETCAT
+    assert declared.NETWORK_PROGRAMS is NETWORK_PROGRAMS
+    assert SENDING_PROGRAMS <= NETWORK_PROGRAMS

@@ -49,6 +49,7 @@ from registry.score.card_rules.view import (
     program_name,
 )
 from registry.score.risk.rules import METADATA, Item, RiskRule, _rule, show
+from registry.score.vocabulary import NETWORK_PROGRAMS
 from registry.text import split_tools
 
 COMMAND_NOT_ALLOWED = _rule(
@@ -160,10 +161,6 @@ BASE_PROGRAMS = frozenset(
     "find xargs date basename dirname env sh bash mktemp stat du df ps kill uname id whoami hostname tar gzip "
     "gunzip diff cmp file less more seq expr printenv yes nohup nice realpath readlink dd tput clear open "
     "xdg-open base64 sha256sum shasum md5 md5sum sudo".split()
-)  # fmt: skip
-NETWORK_PROGRAMS = frozenset(
-    "curl wget nc ncat netcat socat telnet ssh scp sftp ftp rsync aria2c http https xh httpie iwr irm "
-    "invoke-webrequest invoke-restmethod ngrok cloudflared dig nslookup ping websocat grpcurl".split()
 )  # fmt: skip
 # Programs that run code they are handed (interpreters, shells, package runners and installers).
 CODE_RUNNERS = frozenset(

@@ -17,7 +17,16 @@ from registry.score.card import HOST, INSTALL, Use
 from registry.score.card_rules.view import CONTACT, SkillView, _capped, _item, _where, program_name
 from registry.score.risk.lines import INLINE
 from registry.score.risk.rules import METADATA, Item, RiskRule, _rule, show
-from registry.score.vocabulary import host_kind, registrable, url_host
+from registry.score.vocabulary import (
+    DOWNLOADERS,
+    FILE_TRANSFER,
+    POWERSHELL_WEB,
+    RAW_SOCKETS,
+    host_kind,
+    program_pattern,
+    registrable,
+    url_host,
+)
 
 UNKNOWN_PACKAGE = _rule(
     "R114", "low", "supply-chain",
@@ -122,7 +131,7 @@ _CODE_HOSTS = frozenset(
      "codeload.github.com", "objects.githubusercontent.com"}
 )  # fmt: skip
 _HOOK_FETCH = re.compile(
-    r"\b(?:curl|wget|aria2c|fetch|https?://|iwr|invoke-webrequest|irm|invoke-restmethod|nc|ncat|scp|rsync)\b",
+    program_pattern(DOWNLOADERS, POWERSHELL_WEB, RAW_SOCKETS, FILE_TRANSFER, ("fetch",)) + r"|\bhttps?://",
     re.IGNORECASE,
 )
 _HOOK_EVAL = re.compile(

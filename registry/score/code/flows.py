@@ -26,7 +26,7 @@ from registry.score.code.model import (
 from registry.score.risk import rules as R
 from registry.score.risk.lines import WARNING_WORDS
 from registry.score.risk.rules import Item, RiskRule
-from registry.score.vocabulary import host_kind, owned_by_service, vendor_installer
+from registry.score.vocabulary import DOWNLOADERS, host_kind, owned_by_service, program_pattern, vendor_installer
 
 STRONG = (SECRET_FILE, ENV_DUMP, WALLET_KEY)  # sent anywhere, these are theft
 _SHORT = {SECRET_FILE: "a credential file", ENV_DUMP: WHOLE_ENVIRONMENT, WALLET_KEY: "a wallet key",
@@ -190,7 +190,7 @@ def _comment_warns(rows: list[str], row: int) -> bool:
     return any(WARNING_WORDS.search(text) for text in comments)
 
 
-_DOWNLOADER = re.compile(r"(?<![\w-])(?:curl|wget|aria2c|iwr|irm|xh)(?![\w-])", re.IGNORECASE)
+_DOWNLOADER = re.compile(program_pattern(DOWNLOADERS, ("xh", "iwr", "irm")), re.IGNORECASE)
 _DECODER = re.compile(r"(?<![\w-])(?:base64|base32|basenc|xxd|openssl|uudecode|tr)(?![\w-])")
 
 

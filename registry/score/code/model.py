@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from registry.score.card import ENV, HOST, PATH, PERSISTENCE, WHOLE_ENVIRONMENT, Use
 from registry.score.code import classify, system
 from registry.score.risk.rules import show
-from registry.score.vocabulary import free_hosting
+from registry.score.vocabulary import DOWNLOADERS, POWERSHELL_WEB, RAW_SOCKETS, free_hosting, program_pattern
 
 # Source kinds: what a value holds.
 SECRET = "secret"  # a secret-like environment variable (an API token)
@@ -38,13 +38,13 @@ PERSIST = "persist"  # written where it outlives the task
 # agent settings). Every cron line runs a command; one that runs a local script is the medium case,
 # like the line rule R042. One that downloads, decodes or evaluates inline code is the high case.
 RUNS = re.compile(
-    r"\b(?:curl|wget|nc|ncat|netcat|socat|iwr|irm|invoke-webrequest|eval|base64|npx|bunx|uvx)\b|https?://"
+    program_pattern(DOWNLOADERS, RAW_SOCKETS, POWERSHELL_WEB, ("eval", "base64", "npx", "bunx", "uvx")) + r"|https?://"
     r"|/dev/(?:tcp|udp)/|\b(?:ba|z|da)?sh\s+-c\b|\b(?:python[\d.]*|node|perl|ruby|php)\s+-[ce]\b|\burlopen\b"
     r"|\brequests\.(?:get|post)\b|\bfetch\("
 )
 # In a shell startup file only fetching or decoding counts: `export PATH=…` and `eval "$(tool init)"`
 # lines are how many tools install themselves.
-FETCHES = re.compile(r"\b(?:curl|wget|nc|ncat|netcat)\b|https?://|/dev/(?:tcp|udp)/|\bbase64\b")
+FETCHES = re.compile(program_pattern(DOWNLOADERS, RAW_SOCKETS, ("base64",)) + r"|https?://|/dev/(?:tcp|udp)/")
 
 
 # Calls whose result reveals nothing of a key or secret passed in: a signature, a digest, a derived

@@ -42,7 +42,7 @@ from registry.score.code.model import (
     sanitised,
     substitute,
 )
-from registry.score.vocabulary import URL, geolocation_service, url_host
+from registry.score.vocabulary import SENDING_PROGRAMS, URL, geolocation_service, url_host
 
 _HTTP_LIBS = ("requests", "httpx", "aiohttp", "urllib3", "niquests")
 _HTTP_METHODS = {"get": "fetch", "head": "fetch", "options": "fetch", "post": "send", "put": "send",
@@ -1206,7 +1206,7 @@ class _Reader:
         if command:
             stdin = keyword_taints.get("input", CLEAN)
             output = shell.analyse(self.facts, command, self.row(node), 0, 1, stdin, self.files)
-            if arg_taints and arg_taints[0] and program in ("curl", "wget", "nc", "ncat", "scp", "rsync"):
+            if arg_taints and arg_taints[0] and program in SENDING_PROGRAMS:
                 host = next((url_host(m.group(0)) for m in URL.finditer(command)), None) or ""
                 sink = self.sink(SEND, node, arg_taints[0], host or "")
                 self.facts.sends.append(sink)

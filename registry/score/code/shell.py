@@ -21,6 +21,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from registry.score import vocabulary
 from registry.score.card import BINARY, ENV, HOST, INSTALL, PATH, PERSISTENCE, PROCESS
 from registry.score.code import classify, system
 from registry.score.code.model import (
@@ -92,7 +93,7 @@ _WRAPPER_VALUE_OPTS = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "ash"})
 INTERPRETERS = frozenset({"python", "python2", "python3", "node", "nodejs", "perl", "ruby", "php", "deno", "bun"})
 _EVAL_FLAGS = {"python": "-c", "node": "-e", "perl": "-e", "ruby": "-e", "php": "-r", "deno": "eval", "bun": "-e"}
-DOWNLOADERS = frozenset({"curl", "wget", "aria2c", "http", "https", "xh"})
+DOWNLOADERS = frozenset(vocabulary.DOWNLOADERS + vocabulary.HTTPIE)
 READERS = frozenset({"cat", "less", "more", "head", "tail", "bat", "base64", "xxd", "od", "hexdump", "strings",
                      "sqlite3", "grep", "egrep", "rg", "awk", "sed", "jq", "yq", "sort", "uniq", "wc", "cut", "tr",
                      "gzip", "gunzip", "zcat", "openssl", "sha256sum", "md5sum", "shasum", "diff", "file", "stat",
@@ -102,7 +103,7 @@ DELETERS = frozenset({"rm", "rmdir", "shred", "unlink", "srm"})
 LISTERS = frozenset({"ls", "find", "tree", "du", "fd", "exa", "eza"})
 WRITERS = frozenset({"touch", "mkdir", "chmod", "chown", "truncate", "dd"})
 ARCHIVERS = frozenset({"tar", "zip", "7z", "7za", "rar", "unzip"})
-NETCAT = frozenset({"nc", "ncat", "netcat", "telnet", "socat"})
+NETCAT = frozenset(vocabulary.RAW_SOCKETS)
 REMOTE_COPY = frozenset({"scp", "rsync", "sftp"})
 OPENERS = frozenset({"open", "xdg-open", "start", "explorer", "sensible-browser", "x-www-browser", "wslview"})
 SYSTEM_FACT_COMMANDS = frozenset({"whoami", "hostname", "uname", "id", "ifconfig", "ip", "hostnamectl", "sw_vers",

@@ -1394,7 +1394,7 @@ def _sentence_rules(finder: _Finder, unit: _Unit, skip_orders: bool = False) -> 
     for start, sentence in _sentences_of(unit):
         if len(sentence) > instructions.MAX_SENTENCE:
             sentence = sentence[: instructions.MAX_SENTENCE]
-        low = _present(sentence.lower())
+        low = words if sentence == unit.text else _present(sentence.lower())  # a one-sentence unit: found already
         if not unit.code:
             if _ORDERS in groups and _has(low, _ORDER_WORDS):
                 _standing_order(finder, unit, start, sentence, low)

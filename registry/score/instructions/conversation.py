@@ -27,7 +27,16 @@ from registry.score.instructions.reading import (
 from registry.score.instructions.uses import _host
 from registry.score.risk.lines import CODE, PROSE
 from registry.score.risk.rules import INSTRUCTIONS, Item, RiskRule, _rule
-from registry.score.vocabulary import URL
+from registry.score.vocabulary import (
+    DOWNLOADERS,
+    FILE_TRANSFER,
+    HTTPIE,
+    MAIL_PROGRAMS,
+    POWERSHELL_WEB,
+    RAW_SOCKETS,
+    URL,
+    program_pattern,
+)
 
 if TYPE_CHECKING:
     from registry.score.instructions import _FileReader
@@ -147,8 +156,8 @@ _SEND_FILE_PROSE = re.compile(
     r"\b(?:send|post|upload|submit|forward|push|email|transmit|sync|pipe|beam|relay|attach|curl)\w*\b", re.IGNORECASE
 )
 _SENDER = re.compile(
-    r"\b(?:curl|wget|http|https|xh|httpie|nc|ncat|netcat|scp|rsync|sftp|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|"
-    r"requests\.(?:post|put|patch)|httpx\.(?:post|put)|fetch|axios(?:\.post|\.put)?|gh\s+gist|sendmail|mail|"
+    program_pattern(DOWNLOADERS, HTTPIE, RAW_SOCKETS, FILE_TRANSFER, POWERSHELL_WEB, MAIL_PROGRAMS, ("mail",))
+    + r"|\b(?:requests\.(?:post|put|patch)|httpx\.(?:post|put)|fetch|axios(?:\.post|\.put)?|gh\s+gist|"
     r"gsutil|rclone|aws\s+s3)\b|\bPOST\b",
     re.IGNORECASE,
 )
@@ -210,8 +219,10 @@ def _file_sent_in_section(reader: _FileReader, sentence: _Sentence, name: str) -
         r"(?:@|<\s*|(?:-T|--upload-file|--post-file|--body-file|--data-binary|--data-raw|--data|-d|-F|--form|--file|"
         r"--attach)[\s=]+[\"']?(?:[\w-]{1,40}=)?@?)[\"']?[^\s\"'@<>|;]{0,200}?" + escaped + r"(?![\w.-])"
         r"|open\(\s*[\"'][^\"'\n]{0,200}?" + escaped + r"[\"']"
-        r"|\b(?:scp|rsync|sftp|gsutil\s+cp|aws\s+s3\s+cp|rclone\s+(?:copy|sync|copyto)|gh\s+gist\s+create|nc|ncat|"
-        r"netcat|sendmail|mail)\b[^\n]{0,200}?" + escaped,
+        r"|(?:"
+        + program_pattern(FILE_TRANSFER, RAW_SOCKETS, MAIL_PROGRAMS, ("mail",))
+        + r"|\b(?:gsutil\s+cp|aws\s+s3\s+cp|rclone\s+(?:copy|sync|copyto)|gh\s+gist\s+create)\b)[^\n]{0,200}?"
+        + escaped,
         re.IGNORECASE,
     )
     lines = reader.lines

@@ -470,25 +470,22 @@ def _worth_reading(file: TextFile) -> dict[int, set[int]]:
     Most lines of a skill are plain prose no detector reads.
     """
     lines = file.lines
-    texts = [line.text for line in lines]
     low, starts, exact = file.lowered
     if exact:
         matches = needles_in(file, LINE_RULES)
     else:  # a character lowered to two: lower each line whole so no needle is cut off
-        texts_low = [text.lower() for text in texts]
+        texts_low = [line.text.lower() for line in lines]
         low = "\n".join(texts_low)
         starts = tuple(itertools.accumulate((len(text) + 1 for text in texts_low), initial=0))
         matches = shared().search(low)[LINE_RULES]
     wanted: dict[int, set[int]] = {}
     for needle, start, _ in matches:
         wanted.setdefault(bisect.bisect_right(starts, start) - 1, set()).update(_NEEDLE_DETECTORS[needle])
+    ascii_file = low.isascii()
     for index, line in enumerate(lines):
-        if line.context == CODE and len(line.text) >= 60:
+        text = line.text
+        if (line.context == CODE and len(text) >= 60) or not (ascii_file or text.isascii()):
             wanted.setdefault(index, set())
-    if not low.isascii():
-        for index, text in enumerate(texts):
-            if not text.isascii():
-                wanted.setdefault(index, set())
     return dict(sorted(wanted.items()))
 
 

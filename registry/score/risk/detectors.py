@@ -20,7 +20,19 @@ from typing import Any
 from registry.score.risk import rules as R
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
 from registry.score.risk.rules import RiskRule
-from registry.score.vocabulary import CAPTURE_KINDS, RAW_IP, URL, host_kind, url_host
+from registry.score.vocabulary import (
+    CAPTURE_KINDS,
+    DOWNLOADERS,
+    FILE_TRANSFER,
+    MAIL_PROGRAMS,
+    POWERSHELL_WEB,
+    RAW_IP,
+    RAW_SOCKETS,
+    URL,
+    host_kind,
+    program_pattern,
+    url_host,
+)
 from registry.text import in_emoji_sequence
 
 
@@ -46,7 +58,7 @@ _CMD_POS = (
 )
 _SHELLS = r"(?:/usr)?(?:/local)?(?:/bin/)?(?:ba|z|da|k|fi|tc|c|a)?sh"
 _RUNNERS = _SHELLS + r"|python[0-9.]*|node(?:js)?|perl|ruby|php|iex|invoke-expression|source"
-_DOWNLOADERS = r"curl|wget|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod"
+_DOWNLOADERS = program_pattern(DOWNLOADERS, POWERSHELL_WEB)  # a whole-word alternation
 _INTERPRETERS = ("python", "node", "perl", "ruby", "php")
 
 # Lines that define detection patterns rather than run anything.
@@ -74,7 +86,7 @@ def describes_pattern(line: Line, excerpt: str) -> bool:
 # -- R001 / R002: downloads executed -------------------------------------------------------
 
 _PIPE_EXEC = re.compile(
-    r"\b(?P<tool>" + _DOWNLOADERS + r")\b(?P<args>[^|\n]{0,500}+)"
+    r"(?P<tool>" + _DOWNLOADERS + r")(?P<args>[^|\n]{0,500}+)"
     r"(?:\|\s*(?:tee|cat|gunzip|zcat|gzip\s+-d|tr|sed|dos2unix)\b[^|\n]{0,120}+)*+"
     r"\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?"
     r"(?P<runner>" + _RUNNERS + r")\b(?P<rest>[^|;&\n)]{0,80})",
@@ -82,7 +94,7 @@ _PIPE_EXEC = re.compile(
 )
 _SUBST_EXEC = re.compile(
     r"(?P<runner>\b(?:" + _SHELLS + r"|source|eval|exec|python[0-9.]*|perl|ruby|node)\b|(?:^|[;&|]\s*)\.)"
-    r"\s+(?:-\w+\s+)*(?:<\(|\"?\$\(|\"?`)\s*(?P<tool>" + _DOWNLOADERS + r")\b(?P<args>[^)`\n]{0,500})",
+    r"\s+(?:-\w+\s+)*(?:<\(|\"?\$\(|\"?`)\s*(?P<tool>" + _DOWNLOADERS + r")(?P<args>[^)`\n]{0,500})",
     re.IGNORECASE,
 )
 _PS_EXEC = re.compile(
@@ -95,7 +107,13 @@ _LANG_EXEC = re.compile(
     r"(?P<tool>requests\.get|httpx\.get|urllib\.request\.urlopen|urllib2\.urlopen|urlopen|fetch)\s*\((?P<args>[^\n]{0,300})",
     re.IGNORECASE,
 )
-_DOWNLOADER_WORD = re.compile(r"\b(?:" + _DOWNLOADERS + r")\b", re.IGNORECASE)
+# Each pattern with the literals (lower-cased) one of which it needs, so most lines skip it unread.
+_EXEC_PATTERNS = (
+    (_SUBST_EXEC, ("<(", "$(", "`")),
+    (_PS_EXEC, ("iex", "invoke-expression")),
+    (_LANG_EXEC, ("exec", "eval", "function")),
+)
+_DOWNLOADER_WORD = re.compile(_DOWNLOADERS, re.IGNORECASE)
 _EXEC_AFTER = re.compile(
     r"(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:chmod\s+[^\n;&|]{0,40}\+?x\b|" + _SHELLS + r"\s+[^\s-]|\./\S|/tmp/\S"
     r"|python[0-9.]*\s+[^\s-]|open\s+\S|start\s+\S|msiexec\b)",
@@ -159,7 +177,7 @@ def _rce_hit(line: Line, match: re.Match, url: str, host: str | None, how: str, 
 
 def detect_remote_exec(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
     found = False
-    for match in _PIPE_EXEC.finditer(line.text):
+    for match in _PIPE_EXEC.finditer(line.text) if "|" in line.text else ():
         runner = match.group("runner")
         if not _stdin_runner(runner, match.group("rest")):
             continue
@@ -168,7 +186,9 @@ def detect_remote_exec(file: TextFile, index: int, line: Line, lower: str) -> It
             continue
         found = True
         yield _rce_hit(line, match, url, host, f"pipes it into {runner}", runner)
-    for pattern in (_SUBST_EXEC, _PS_EXEC, _LANG_EXEC):
+    for pattern, needles in _EXEC_PATTERNS:
+        if not any(needle in lower for needle in needles):
+            continue  # a literal the pattern needs is missing: it cannot match
         for match in pattern.finditer(line.text):
             args = match.group("args")
             if pattern is _SUBST_EXEC and not (URL.search(args) or _VARIABLE.search(args)):
@@ -461,8 +481,8 @@ def _command_span(text: str, start: int, end: int) -> tuple[int, int]:
 # -- R020 / R021 / R022: exfiltration ------------------------------------------------------
 
 _NET_SEND = re.compile(
-    r"\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|ftp|tftp|telnet|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|"
-    r"smtplib|sendmail)\b|/dev/(?:tcp|udp)/|\b(?:requests|httpx|aiohttp|session|client)\s*\.\s*(?:post|put|patch|request)\s*\("
+    program_pattern(DOWNLOADERS, RAW_SOCKETS, FILE_TRANSFER, POWERSHELL_WEB, MAIL_PROGRAMS, ("smtplib",))
+    + r"|/dev/(?:tcp|udp)/|\b(?:requests|httpx|aiohttp|session|client)\s*\.\s*(?:post|put|patch|request)\s*\("
     r"|\burllib\.request\.(?:urlopen|Request)\s*\(|\bfetch\s*\(|\baxios(?:\.(?:post|put|patch))?\s*\(|\bnew\s+WebSocket\b"
     r"|\bhttps?\.request\s*\(",
     re.IGNORECASE,
@@ -490,15 +510,25 @@ _IP_URL = re.compile(
 )
 
 
-def _destinations(text: str) -> list[tuple[str, int, int]]:
-    """(host, start, end) of every network destination named in a line, in order."""
+def _destinations(text: str, lower: str) -> list[tuple[str, int, int]]:
+    """(host, start, end) of every network destination named in a line (`lower`: lower-cased), in order."""
     found: dict[int, tuple[str, int, int]] = {}
-    for pattern in (URL, _NC_HOST, _DEV_TCP, _IP_URL):
+    for pattern, needles in _DESTINATION_PATTERNS:
+        if not any(needle in lower for needle in needles):
+            continue
         for m in pattern.finditer(text):
             host = url_host(m.group(0)) if pattern is URL else m.group("host").strip("[]").lower()
             if host and m.start() not in found:
                 found[m.start()] = (host, m.start(), m.end())
     return [found[k] for k in sorted(found)]
+
+
+_DESTINATION_PATTERNS = (
+    (URL, ("://",)),
+    (_NC_HOST, ("nc", "netcat", "telnet")),
+    (_DEV_TCP, ("/dev/",)),
+    (_IP_URL, ("://",)),
+)
 
 
 def _where(destinations: list[tuple[str, int, int]]) -> str:
@@ -511,7 +541,7 @@ def _where(destinations: list[tuple[str, int, int]]) -> str:
 
 def detect_exfiltration(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
     text = line.text
-    destinations = _destinations(text)
+    destinations = _destinations(text, lower)
     net = _NET_SEND.search(text)
     if net is not None:
         sent: list[tuple[str, int, int]] = []
@@ -553,26 +583,30 @@ _WIPE = re.compile(
     + _CMD_POS
     + r"(?P<win>(?:rd|rmdir)\s+/s\s+/q\s+(?P<drive>[A-Za-z]:\\?)|format\s+(?P<drive2>[A-Za-z]:))(?=$|[\s;&|)`'\"])",
 )
-_DESTROY: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (what, re.compile(pattern, re.IGNORECASE))
-    for what, pattern in (
-        ("defines and runs a fork bomb, which exhausts the machine", r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:"),
-        ("formats a file system on a disk device", _CMD_POS + r"(?:sudo\s+)?mkfs(?:\.\w+)?\s+(?:-\S+\s+)*/dev/\w+"),
-        ("writes raw data over a disk device",
+_DESTROY: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (what, needles, re.compile(pattern, re.IGNORECASE))
+    for what, needles, pattern in (  # the literals (lower-cased) one of which the pattern needs
+        ("defines and runs a fork bomb, which exhausts the machine", (":",),
+         r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:"),
+        ("formats a file system on a disk device", ("mkfs",),
+         _CMD_POS + r"(?:sudo\s+)?mkfs(?:\.\w+)?\s+(?:-\S+\s+)*/dev/\w+"),
+        ("writes raw data over a disk device", ("of=/dev/",),
          r"\bdd\b[^\n;|&]{0,200}?\bof=/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|rdisk\d|mmcblk\d|xvd[a-z]|vd[a-z])"),
-        ("writes raw data over a disk device",
+        ("writes raw data over a disk device", ("/dev/",),
          r"(?<![>&\d])>\s*/dev/(?:sd[a-z]|nvme\d+n\d+|hd[a-z]|disk\d+|rdisk\d+|mmcblk\d+)\b"),
-        ("wipes a disk",
+        ("wipes a disk", ("wipefs", "shred", "diskutil"),
          r"\b(?:wipefs\s+(?:-\S+\s+)*(?:-a|--all)|shred\b[^\n;|&]{0,80}/dev/"
          r"|diskutil\s+(?:eraseDisk|eraseVolume|zeroDisk|randomDisk|secureErase|partitionDisk))\b"),
-        ("changes permissions or ownership of the whole file system",
+        ("changes permissions or ownership of the whole file system", ("chmod", "chown", "chgrp"),
          r"\bch(?:mod|own|grp)\s+(?:-\w*R\w*|--recursive)\s+(?:-\S+\s+)*\S+\s+['\"]?/['\"]?(?=$|[\s;&|)])"),
     )
 )  # fmt: skip
 
 
 def detect_destructive(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
-    for match in _WIPE.finditer(line.text):
+    text = line.text
+    wipes = _WIPE.finditer(text) if "rm" in text or "rd" in text or "format" in text else ()  # case-sensitive
+    for match in wipes:
         if match.group("cmd"):
             flags = match.group("flags")
             if not re.search(r"(?:^|\s)-[a-zA-Z]*[rR]|--recursive", flags):
@@ -592,8 +626,10 @@ def detect_destructive(file: TextFile, index: int, line: Line, lower: str) -> It
         elif ":" in target:
             shown = f"the whole {target} drive"
         yield Hit(R.WIPE_ROOT_OR_HOME, line, start, match.end(), {"target": shown})
-    for what, pattern in _DESTROY:
-        for match in pattern.finditer(line.text):
+    for what, needles, pattern in _DESTROY:
+        if not any(needle in lower for needle in needles):
+            continue
+        for match in pattern.finditer(text):
             yield Hit(R.SYSTEM_DESTRUCTION, line, match.start(), match.end(), {"what": what})
 
 
@@ -660,7 +696,8 @@ _RC_FILE = (
 )
 _RC_WRITE = re.compile(r"(?:>>?|\btee\b(?:\s+-a)?)\s*['\"]?(?P<target>" + _RC_FILE + ")")
 _RC_PAYLOAD = re.compile(
-    r"\b(?:curl|wget|nc|ncat|netcat|iwr|irm|invoke-webrequest)\b|\bbase64\s+(?:-\w+\s+)*(?:-\w*[dD]|--decode)|/dev/tcp/"
+    program_pattern(DOWNLOADERS, RAW_SOCKETS, POWERSHELL_WEB)
+    + r"|\bbase64\s+(?:-\w+\s+)*(?:-\w*[dD]|--decode)|/dev/tcp/"
     r"|\balias\s+(?:sudo|su|ssh|scp|git|passwd|gpg)=",
     re.IGNORECASE,
 )
@@ -770,10 +807,13 @@ def detect_minified(file: TextFile) -> Iterator[Hit]:
 _TAGS = re.compile("[\U000e0000-\U000e007f]+")
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060-\u2064\ufeff\u180e]")
+_ANY_HIDDEN = re.compile("[\U000e0000-\U000e007f\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060-\u2064\ufeff\u180e]")
 
 
 def detect_hidden_text(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
     text = line.text
+    if _ANY_HIDDEN.search(text) is None:
+        return  # one scan for the three kinds: almost every non-ASCII line holds none of them
     for match in _TAGS.finditer(text):
         if match.start() > 0 and text[match.start() - 1] == "\U0001f3f4":
             continue  # a subdivision flag: 🏴 followed by tag letters

@@ -244,6 +244,27 @@ def _vocabulary_tables() -> list[str]:
         "| --- | --- | --- |",
     ]
     out += [_row([i.vendor, f"`{i.host}`", f"`{i.path}`" if i.path else "any"]) for i in vocab.WELL_KNOWN_INSTALLERS]
+    out += [
+        "",
+        "### Network programs",
+        "",
+        "The shell and Python readers, the line rules, the prose rules and the card's declared tools read one list",
+        "of the programs a command line reaches the network with:",
+        "",
+        "| how | programs |",
+        "| --- | --- |",
+    ]
+    groups = {
+        "downloads": vocab.DOWNLOADERS,
+        "HTTPie": vocab.HTTPIE,
+        "raw sockets": vocab.RAW_SOCKETS,
+        "file transfer": vocab.FILE_TRANSFER,
+        "PowerShell": vocab.POWERSHELL_WEB,
+        "mail": vocab.MAIL_PROGRAMS,
+        "name lookups": vocab.NAME_LOOKUPS,
+        "tunnels and remote shells": vocab.TUNNELS,
+    }
+    out += [_row([how, ", ".join(f"`{name}`" for name in names)]) for how, names in groups.items()]
     return out
 
 
