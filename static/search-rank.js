@@ -10,8 +10,8 @@ const STOP_WORDS = new Set(("a about am an and are as at be been but by can coul
   "up us use using want was we were with would you your").split(" "));
 const SOFT_WORDS = new Set(("all any best can create do find get give good help just make need new now put really " +
   "right should show some today what when where which why will write").split(" "));
-// Best first: a word found as typed beats one found through its stem, a prefix or a typo.
-const KINDS = ["exact", "stem", "prefix", "typo"];
+// Best first: a word found as typed beats one found through its stem, a synonym, a prefix or a typo.
+const KINDS = ["exact", "stem", "synonym", "prefix", "typo"];
 const BIT_COUNT = 5;
 
 // Han, kana and hangul: written without spaces between words, so read as overlapping pairs of characters.
@@ -226,18 +226,41 @@ function byDfThenWord(vocab) {
   return (a, b) => vocab[b] - vocab[a] || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+// As synonyms.py's synonyms_of: the other words of every group of the manifest's synonym table holding the
+// word's stem, in the table's order, each once.
+export function synonymsOf(word, groups) {
+  const key = stemKey(word);
+  const found = [];
+  for (const group of groups || []) {
+    if (!group.some((member) => stemKey(member) === key)) continue;
+    for (const member of group) if (stemKey(member) !== key && !found.includes(member)) found.push(member);
+  }
+  return found;
+}
+
 // The index words a query word stands for, in the order that decides "how" and "via": the word as typed,
-// its other forms (commonest first), then when it is being typed the commonest words it starts; only a
-// word known in no form is read as a typo of the nearest index words.
-export function expansions(word, vocab, typing, limit) {
+// its other forms (commonest first), each synonym's forms (`synonyms`: [synonym, its vocab file] pairs), then
+// when it is being typed the commonest words it starts; only a word known in none of these ways is read as
+// a typo of the nearest index words (as engine.py's expand).
+export function expansions(word, vocab, typing, limit, synonyms = []) {
   const key = stemKey(word);
   const known = Object.keys(vocab);
   const order = byDfThenWord(vocab);
   const forms = known.filter((v) => stemKey(v) === key).sort((a, b) => (a !== word) - (b !== word) || order(a, b));
   const found = forms.map((v) => ({ word: v, kind: v === word ? "exact" : "stem" }));
+  const taken = new Set(forms);
+  for (const [synonym, synonymVocab] of synonyms) {
+    const synonymKey = stemKey(synonym);
+    const synonymOrder = byDfThenWord(synonymVocab);
+    const alike = Object.keys(synonymVocab).filter((v) => stemKey(v) === synonymKey && !taken.has(v))
+      .sort((a, b) => (a !== synonym) - (b !== synonym) || synonymOrder(a, b));
+    for (const v of alike) {
+      found.push({ word: v, kind: "synonym" });
+      taken.add(v);
+    }
+  }
   if (typing && word.length >= 3) {
-    const formSet = new Set(forms);
-    const prefixes = known.filter((v) => v.startsWith(word) && !formSet.has(v)).sort(order).slice(0, limit);
+    const prefixes = known.filter((v) => v.startsWith(word) && !taken.has(v)).sort(order).slice(0, limit);
     for (const v of prefixes) found.push({ word: v, kind: "prefix" });
   }
   if (found.length) return found;
@@ -310,7 +333,11 @@ export async function search(source, raw, filters = {}, K = 20) {
     Promise.all(filterFields.map((field) => source.filter(field))),
   ]);
   if (!manifest.live) return [];
-  const expanded = query.map((w, i) => expansions(w, vocabs[i], i === query.length - 1, manifest.expansions));
+  // Each word's synonyms (the manifest's table) and their vocab files, all fetched at once.
+  const synonyms = query.map((w) => synonymsOf(w, manifest.synonyms));
+  const synonymVocabs = await Promise.all(synonyms.map((list) => Promise.all(list.map((s) => source.vocab(prefix2(s))))));
+  const expanded = query.map((w, i) => expansions(w, vocabs[i], i === query.length - 1, manifest.expansions,
+    synonyms[i].map((s, j) => [s, synonymVocabs[i][j]])));
   const buckets = [...new Set(expanded.flat().map((e) => bucketOf(e.word, manifest.buckets)))];
   const postingMaps = new Map(await Promise.all(buckets.map(async (b) => [b, await source.postings(b)])));
 
@@ -318,8 +345,15 @@ export async function search(source, raw, filters = {}, K = 20) {
   const low = 2 ** BIT_COUNT;
   const hits = expanded.map((list) => {
     const found = { expansions: [], docs: new Map() };
+    let said = null;  // documents holding the word in one of its own forms
     for (const { word, kind } of list) {
-      const entry = postingMaps.get(bucketOf(word, manifest.buckets)).get(word);
+      let entry = postingMaps.get(bucketOf(word, manifest.buckets)).get(word);
+      if (entry && kind === "synonym") {
+        // A synonym stands in for a word a skill does not say; it adds nothing where the skill says the word.
+        if (!said) said = new Set(found.docs.keys());
+        const kept = entry.docs.map((doc, i) => (said.has(doc) ? -1 : i)).filter((i) => i !== -1);
+        entry = { docs: kept.map((i) => entry.docs[i]), weights: kept.map((i) => entry.weights[i]) };
+      }
       if (!entry || !entry.docs.length) continue;
       found.expansions.push({ word, kind, entry });
       const factor = manifest.kinds[kind];

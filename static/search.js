@@ -35,7 +35,8 @@ function highlighted(text, marks, limit) {
   return fragment;
 }
 
-// Only what the ranking recorded: the fields each word was found in and how it was reached.
+// Only what the ranking recorded: the fields each word was found in and how it was reached ("slides → powerpoint
+// in name (synonym)": the expansion the ranking used, as the CLI's "why" line says it).
 function whyLine(result) {
   const parts = [];
   for (const [word, match] of Object.entries(result.matches)) {

@@ -188,6 +188,7 @@ def manifest(meta: dict, buckets: int, present: dict[str, str]) -> dict:
         "expansions": engine.EXPANSIONS,
         "stop_words": sorted(STOP_WORDS),
         "soft_words": sorted(SOFT_WORDS),
+        "synonyms": meta["synonyms"],
         "present": present,
         "files": {
             "vocabulary": "vocab/{first two characters of the word, or _ and the hex code of a non-ASCII first "

@@ -3,13 +3,13 @@
 Both read a source of the same numbers: the CLI its Whoosh index (query.WhooshSource), agents
 and tests the site's static shards (shards.ShardSource), the browser those shards over HTTP.
 
-1. Each query word is looked up with its forms (the same Snowball stem key), and, when it is the
-   word being typed, the 8 commonest indexed words it starts; a word the index does not know in
-   any form is read as a typo of the nearest indexed words (1 edit from 5 letters, 2 from 9, or a
-   doubled letter written once).
+1. Each query word is looked up with its forms (the same Snowball stem key), the forms of its
+   synonyms (synonyms.yaml, as the source holds it) and, when it is the word being typed, the 8
+   commonest indexed words it starts; a word the index does not know in any of these is read as a
+   typo of the nearest indexed words (1 edit from 5 letters, 2 from 9, or a doubled letter written once).
 2. A skill's score is BM25F: per word, the stored weights (field-weighted, length-normalised
-   frequencies) of the forms it holds, scaled by how the word matched (exact 1, stem 0.9, prefix
-   0.7, typo 0.6), saturated with k1 and multiplied by the word's idf; summed over the words.
+   frequencies) of the forms it holds, scaled by how the word matched (exact 1, stem 0.9, synonym
+   0.8, prefix 0.7, typo 0.6), saturated with k1 and multiplied by the word's idf; summed over the words.
 3. Order: an exact name or id first; a community skill named like an official or verified one
    (a squatter) after every other; then skills with every word in their name; then the score;
    ties by trust tier, risk and freshness (order_key), then by document number (a hash of the id).
@@ -26,11 +26,13 @@ from typing import Protocol
 
 import numpy as np
 
+from registry.search.synonyms import synonyms_of
 from registry.search.terms import BIT_COUNT, FIELD_BITS, FIELD_MASK, FIELDS, TF_SCALE, normalized, prefix2, stem_key
 from registry.search.text import SOFT_WORDS, distance, doubled_letter_apart, query_words, typo_budget
 
 K1 = 1.5
-KINDS = {"exact": 1.0, "stem": 0.9, "prefix": 0.7, "typo": 0.6}
+# A synonym counts less than the word itself or its forms, more than a guess at what is being typed.
+KINDS = {"exact": 1.0, "stem": 0.9, "synonym": 0.8, "prefix": 0.7, "typo": 0.6}
 KIND_ORDER = tuple(KINDS)
 EXPANSIONS = 8
 TIER_ORDER = {"official": 0, "verified": 1, "community": 2}
@@ -61,8 +63,8 @@ class Record:
 @dataclass(frozen=True)
 class FieldMatch:
     field: str
-    how: str  # exact | stem | prefix | typo: the best way the word matched in this field
-    via: str  # the indexed word that matched (differs from the query word for stem, prefix and typo)
+    how: str  # exact | stem | synonym | prefix | typo: the best way the word matched in this field
+    via: str  # the indexed word that matched (differs from the query word for stem, synonym, prefix and typo)
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ class Source(Protocol):
     live: int  # documents in the index
     size: int  # one more than the highest document number
     squatters: frozenset[int]
+    synonyms: Sequence[Sequence[str]]  # the synonym table the index was built with (synonyms.synonym_groups)
 
     def vocabulary(self, prefix: str) -> Mapping[str, int]: ...  # word -> document frequency
 
@@ -126,14 +129,27 @@ class Expansion:
     kind: str
 
 
-def expand(word: str, typing: bool, vocabulary: Mapping[str, int]) -> list[Expansion]:
+def expand(
+    word: str, typing: bool, vocabulary: Mapping[str, int], synonyms: Sequence[tuple[str, Mapping[str, int]]] = ()
+) -> list[Expansion]:
+    """The indexed words a query word stands for, in the order static/search-rank.js gives them: its forms, each
+    synonym's forms (`synonyms` pairs each synonym with its vocabulary file), the words it starts when it is
+    being typed, and only when none of these is indexed, the nearest words as typos."""
     key = stem_key(word)
     forms = sorted(
         (v for v in vocabulary if stem_key(v) == key), key=lambda v: (v != word, -vocabulary[v], v)
     )  # fmt: skip
     found = [Expansion(v, "exact" if v == word else "stem") for v in forms]
+    taken = set(forms)
+    for synonym, known in synonyms:
+        synonym_key = stem_key(synonym)
+        alike = sorted(
+            (v for v in known if stem_key(v) == synonym_key and v not in taken),
+            key=lambda v, synonym=synonym, known=known: (v != synonym, -known[v], v),
+        )
+        found += [Expansion(v, "synonym") for v in alike]
+        taken.update(alike)
     if typing and len(word) >= 3:
-        taken = set(forms)
         starting = sorted(
             (v for v in vocabulary if v.startswith(word) and v not in taken), key=lambda v: (-vocabulary[v], v)
         )  # fmt: skip
@@ -165,8 +181,15 @@ def _word_hits(source: Source, word: str, typing: bool) -> _WordHits:
     bits = np.zeros(size, dtype=np.int64)
     matched = np.zeros(size, dtype=bool)
     expansions = []
-    for expansion in expand(word, typing, source.vocabulary(prefix2(word))):
+    synonyms = [(synonym, source.vocabulary(prefix2(synonym))) for synonym in synonyms_of(word, source.synonyms)]
+    said = None  # documents holding the word in one of its own forms
+    for expansion in expand(word, typing, source.vocabulary(prefix2(word)), synonyms):
         documents, weights = source.postings(expansion.word)
+        if expansion.kind == "synonym":
+            # A synonym stands in for a word a skill does not say; it adds nothing where the skill says the word.
+            said = matched.copy() if said is None else said
+            kept = ~said[documents]
+            documents, weights = documents[kept], weights[kept]
         if not len(documents):
             continue
         expansions.append((expansion, documents, weights))

@@ -33,6 +33,7 @@ from whoosh import fields, formats, index
 from whoosh.codec.whoosh3 import W3LeafMatcher
 
 from registry.search.documents import SearchDocument
+from registry.search.synonyms import synonym_groups
 from registry.search.terms import prefix2
 
 # 3: every word of the body, one weight per word (registry/search/terms.py); stable slots. 4: UTF-8 words.
@@ -288,6 +289,8 @@ def update_index(directory: Path, documents: Iterable[SearchDocument], code: str
         "live": len(slots),
         "size": slot_count(len(slots)),
         "squatters": sorted(slots[doc_id][0] for doc_id in squatters(wanted.values())),
+        # The table queries of this index are expanded with, here and in the site's manifest alike.
+        "synonyms": [list(group) for group in synonym_groups()],
     }
     if not (directory / "meta.json").is_file() or read_meta(directory) != summary:
         _replace(directory / "meta.json", orjson.dumps(summary))

@@ -26,14 +26,22 @@ FIELD_LABELS = {
 
 
 def describe_word(word: str, match: WordMatch) -> str:
-    """`deployments`: "deployments in name, description (as deploy); instructions"; a typo: "(typo of vercel)"."""
+    """`deployments`: "deployments in name, description (as deploy); instructions"; a typo: "(typo of vercel)";
+    a synonym: "spreadsheet in name (synonym excel)"."""
     groups: dict[tuple[str, str], list[str]] = {}
     for field in match.fields:
         groups.setdefault((field.how, field.via), []).append(FIELD_LABELS[field.field])
     parts = []
     for (how, via), labels in groups.items():
         said = ", ".join(labels)
-        parts.append(said if how == "exact" else f"{said} (as {via})" if how == "stem" else f"{said} ({how} of {via})")
+        if how == "exact":
+            parts.append(said)
+        elif how == "stem":
+            parts.append(f"{said} (as {via})")
+        elif how == "synonym":
+            parts.append(f"{said} (synonym {via})")
+        else:
+            parts.append(f"{said} ({how} of {via})")
     return f"{word} in " + "; ".join(parts)
 
 

@@ -42,6 +42,7 @@ class WhooshSource:
         self.live = meta["live"]
         self.size = meta["size"]
         self.squatters = frozenset(meta["squatters"])
+        self.synonyms = meta.get("synonyms", [])
         self._vocabularies: dict[str, Mapping[str, int]] = {}
 
     def vocabulary(self, prefix: str) -> Mapping[str, int]:

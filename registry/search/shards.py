@@ -114,6 +114,7 @@ class ShardSource:
         self.live = self.manifest["live"]
         self.size = self.manifest["documents"]
         self.squatters = frozenset(self.manifest["squatters"])
+        self.synonyms = self.manifest.get("synonyms", [])
         self.buckets = self.manifest["buckets"]
         self.fetched: dict[str, object] = {}  # every file read, once, as a browser caches them
 

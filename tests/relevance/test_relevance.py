@@ -1,10 +1,12 @@
 """MRR@10 and recall@10 of search over the real corpus, for the CLI ranking and for the site.
 
-The targets of issue 15 hold over every query of the set (MRR@10 at least 0.90, recall@10 at least
-0.95, CLI and site alike), and exact, partial and typo queries stay at MRR 1.0. The original kinds
-(task, exact, typo, partial) and `body` (answers only a skill's body or tool/input names hold) are
-also reported apart, beside a baseline: plain BM25 over all of a skill's text, built in the same run.
-The site must give exactly the CLI's results: one ranking, read from the same numbers.
+Two sets, reported apart. queries.yaml, the set ranking is tuned on: the targets of issue 15 hold over
+every query (MRR@10 at least 0.90, recall@10 at least 0.95, CLI and site alike), issue 25 keeps it at
+least where it was, and exact, partial and typo queries stay at MRR 1.0. The original kinds (task,
+exact, typo, partial) and `body` (answers only a skill's body or tool/input names hold) are also
+reported apart, beside a baseline: plain BM25 over all of a skill's text, built in the same run.
+paraphrases.yaml, the held-out set of issue 25 (tasks in other words, never tuned on): its own floors.
+The site must give exactly the CLI's results on both: one ranking, read from the same numbers.
 """
 
 from pathlib import Path
@@ -22,6 +24,7 @@ from registry.parse.skill import parse_skill
 from registry.search.query import search
 
 QUERIES = yaml.safe_load((Path(__file__).parent / "queries.yaml").read_text())
+PARAPHRASES = yaml.safe_load((Path(__file__).parent / "paraphrases.yaml").read_text())
 ORIGINAL_KINDS = ("task", "exact", "typo", "partial")
 ORIGINAL = [q for q in QUERIES if q["kind"] in ORIGINAL_KINDS]
 BODY = [q for q in QUERIES if q["kind"] == "body"]
@@ -29,6 +32,12 @@ BODY = [q for q in QUERIES if q["kind"] == "body"]
 # prefix rules 0.810 and 0.896; Snowball stems 0.837 and 0.903; bodies indexed with BM25F (issue 15)
 # 0.884 and 0.934; with CJK character pairs, 0.891 and 0.947. All 226 queries: 0.926 and 0.964 (README.md here).
 FLOORS = {"mrr": 0.90, "recall": 0.95}
+# Issue 25: the held-out paraphrases (before its ranking changes, CLI and site alike: 0.338 / 0.453; after: 0.326 /
+# 0.443, README.md here) and the tuning set no lower than it was before them (0.9261 / 0.9639). The issue's target
+# for the paraphrases, 0.90 / 0.95, is not met and the issue is blocked on it (word matching does not reach tasks
+# written without the answer's words); these floors only keep today's level from slipping further.
+PARAPHRASE_FLOORS = {"mrr": 0.32, "recall": 0.44}
+KEPT_FLOORS = {"mrr": 0.926, "recall": 0.963}
 NAME_KINDS = ("exact", "typo", "partial")
 TOP = 10
 
@@ -65,6 +74,18 @@ def kind_lines(results: dict[str, list[str]]) -> list[str]:
 
 def misses(results: dict[str, list[str]], queries: list[dict]) -> list[str]:
     return [q["query"] for q in queries if not set(q["expect"]) & set(results[q["query"]][:TOP])]
+
+
+def paraphrase_lines(label: str, results: dict[str, list[str]]) -> list[str]:
+    """The held-out set on its own lines: its queries, its misses and the ones not first."""
+    score = metrics(results, PARAPHRASES)
+    missed = misses(results, PARAPHRASES)
+    first = [q for q in PARAPHRASES if results[q["query"]][:1] and results[q["query"]][0] in q["expect"]]
+    return [
+        f"{label:<9} paraphrases ({len(PARAPHRASES)}): MRR@10 {score['mrr']:.3f}, recall@10 {score['recall']:.3f}",
+        f"  paraphrases first: {len(first)}, in the top 10 but not first: {len(PARAPHRASES) - len(first) - len(missed)}",
+        f"  paraphrases not found in the top 10: {len(missed)}: {missed}",
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +127,7 @@ def baseline_results(tmp_path_factory, corpus, cli_index) -> dict[str, list[str]
             writer.add_document(id=skill.id, text=all_text(skill))
     results = {}
     with baseline.searcher() as searcher:
-        for item in QUERIES:
+        for item in QUERIES + PARAPHRASES:
             terms = [Term("text", token.text) for token in analyzer(item["query"])]
             hits = searcher.search(Or(terms), limit=TOP) if terms else []
             results[item["query"]] = [hit["id"] for hit in hits]
@@ -115,14 +136,17 @@ def baseline_results(tmp_path_factory, corpus, cli_index) -> dict[str, list[str]
 
 def assert_targets(results: dict[str, list[str]]) -> None:
     score = metrics(results, QUERIES)
-    assert score["mrr"] >= FLOORS["mrr"] and score["recall"] >= FLOORS["recall"], score
+    for floors in (FLOORS, KEPT_FLOORS):
+        assert score["mrr"] >= floors["mrr"] and score["recall"] >= floors["recall"], score
     for kind in NAME_KINDS:
         assert metrics(results, [q for q in QUERIES if q["kind"] == kind])["mrr"] == 1.0, kind
+    held_out = metrics(results, PARAPHRASES)
+    assert held_out["mrr"] >= PARAPHRASE_FLOORS["mrr"] and held_out["recall"] >= PARAPHRASE_FLOORS["recall"], held_out
 
 
 @pytest.fixture(scope="module")
 def cli_results(cli_index) -> dict[str, list[str]]:
-    return {q["query"]: [r.record.id for r in search(cli_index, q["query"], limit=TOP)] for q in QUERIES}
+    return {q["query"]: [r.record.id for r in search(cli_index, q["query"], limit=TOP)] for q in QUERIES + PARAPHRASES}
 
 
 def test_cli_ranking(cli_results, baseline_results, capsys):
@@ -137,6 +161,8 @@ def test_cli_ranking(cli_results, baseline_results, capsys):
             f"  original kinds not found in the top 10: {len(misses(results, ORIGINAL))}: {misses(results, ORIGINAL)}"
         )
         print(f"  body queries not found in the top 10: {len(misses(results, BODY))}: {misses(results, BODY)}")
+        print(*paraphrase_lines("CLI", results), sep="\n")
+        print(paraphrase_lines("baseline", baseline_results)[0])
     assert_targets(results)
 
 
@@ -160,8 +186,9 @@ def test_site_search_in_a_browser(corpus_site, browser, baseline_results, cli_re
         print(summary_line("site", results))
         print(summary_line("baseline", baseline_results))
         print("site by kind:", *kind_lines(results), sep="\n")
+        print(*paraphrase_lines("site", results), sep="\n")
+    assert results == cli_results  # the same ranking, not merely as good (first: it holds whatever the figures)
     assert_targets(results)
-    assert results == cli_results  # the same ranking, not merely as good
 
 
 def run_site_queries(browser, url: str) -> dict[str, list[str]]:
@@ -169,7 +196,7 @@ def run_site_queries(browser, url: str) -> dict[str, list[str]]:
     page.goto(url + "search/")
     page.wait_for_selector("form[data-ready]")
     results = {}
-    for item in QUERIES:
+    for item in QUERIES + PARAPHRASES:
         hrefs = page.evaluate("q => window.__skillSearch(q)", item["query"])
         results[item["query"]] = [href.split("/skills/", 1)[1].rstrip("/") for href in hrefs][:TOP]
     page.close()

@@ -7,6 +7,7 @@ import numpy as np
 from registry.search.documents import SearchDocument
 from registry.search.engine import Record, order_key
 from registry.search.index import assign_slots, slot_count, squatters
+from registry.search.synonyms import synonym_groups
 from registry.search.terms import normalized, prefix2, word_weights
 
 
@@ -21,7 +22,8 @@ def document(skill_id, name, tier="community", risk="low", updated="", tags="", 
 
 
 class MemorySource:
-    def __init__(self, documents: list[SearchDocument]) -> None:
+    def __init__(self, documents: list[SearchDocument], synonyms=None) -> None:
+        self.synonyms = synonym_groups() if synonyms is None else synonyms
         # Numbered as the index and the shards number them: a skill's number depends on the set of ids only.
         slots = assign_slots(d.id for d in documents)
         self.documents = {slots[d.id]: d for d in documents}
