@@ -342,7 +342,7 @@ def search(
 
     Results go to stdout. When nothing matches, the reason says which filter left nothing.
     """
-    from registry.build import search_cache
+    from registry.config import search_cache
     from registry.search.present import no_results_reason, print_results, results_json
     from registry.search.query import Filters
     from registry.search.query import search as run_search

@@ -63,3 +63,9 @@ class BuildOptions:
 
 DEFAULT_SOURCE = BUNDLED_SKILLS
 DEFAULT_OUT = Path("public")
+
+
+def search_cache(out: Path) -> Path:
+    """Build state that must outlive one build's output folder: the state file, the Whoosh index, the spare site."""
+    out = out.absolute()
+    return out.parent / f".{out.name}.cache"

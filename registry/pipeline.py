@@ -21,7 +21,7 @@ from typing import IO, Any
 
 from registry import history, render_jobs
 from registry.analysis import Analysis, Incremental, analyse
-from registry.config import BuildOptions, Limits
+from registry.config import BuildOptions, Limits, search_cache
 from registry.emit import html, registry
 from registry.emit.registry import Emitter, SiteContext
 from registry.emit.search import SearchStats, SiteSearch
@@ -33,7 +33,7 @@ from registry.policy import Policy
 from registry.result import BuildResult, Progress
 from registry.score import Assessment
 from registry.skill_jobs import SourceChanged
-from registry.state import key_of, search_cache
+from registry.state import key_of
 
 __all__ = ["Analysis", "Incremental", "SourceChanged", "analyse", "run"]
 

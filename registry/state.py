@@ -129,8 +129,3 @@ class BuildState:
         self._db.execute("DELETE FROM cache WHERE kind = ? AND key NOT IN (SELECT key FROM used)", (kind,))
         self._db.execute("COMMIT")
 
-
-def search_cache(out: Path) -> Path:
-    """Build state that must outlive one build's output folder: the state file, the Whoosh index, the spare site."""
-    out = out.absolute()
-    return out.parent / f".{out.name}.cache"

@@ -11,8 +11,6 @@ import functools
 from collections.abc import Sequence
 from pathlib import Path
 
-import yaml
-
 from registry.search.terms import stem_key
 
 TABLE = Path(__file__).with_name("synonyms.yaml")
@@ -22,6 +20,8 @@ SOURCES = ("learned", "general")
 @functools.cache
 def synonym_groups() -> tuple[tuple[str, ...], ...]:
     """Every group's words, in the file's order."""
+    import yaml  # here, not at the top: `skill-registry search` reads the table from the index, never this file
+
     data = yaml.safe_load(TABLE.read_text(encoding="utf-8"))
     return tuple(tuple(group["words"]) for group in data["groups"])
 

@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from registry.build import build
-from registry.config import BuildOptions
+from registry.config import BuildOptions, search_cache
 from registry.emit.search import STATE_KEY
 from registry.search.shards import decode_postings, encode_postings, encode_varint, encode_varints
 from registry.search.terms import bucket_of, prefix2
-from registry.state import BuildState, search_cache
+from registry.state import BuildState
 
 
 @given(st.lists(st.integers(min_value=0, max_value=2**40), max_size=60))
