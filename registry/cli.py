@@ -11,10 +11,11 @@ commands start fast; each command imports what it runs.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import click
 
@@ -28,7 +29,22 @@ REGISTRY_FOLDER = Path("skills-index")  # where a registry keeps its skills, at 
 
 
 class RegistryGroup(click.Group):
-    """The command group, with click's own usage errors worded like every other message."""
+    """The command group, with click's own usage errors worded like every other message.
+
+    Commands kept in other modules (LAZY) are imported when they are run or listed, so a command such as
+    `search` starts without importing what it does not use.
+    """
+
+    LAZY: ClassVar[dict[str, str]] = {"new": "registry.cli_authoring", "codeowners": "registry.cli_authoring"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            module = importlib.import_module(self.LAZY[cmd_name])
+            self.add_command(getattr(module, cmd_name), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
         if not standalone_mode:
@@ -431,15 +447,6 @@ def serve(
         )
         serve_site(server, None if no_watch else rebuild, watched)
 
-
-def _register_authoring_commands() -> None:
-    from registry.cli_authoring import codeowners, new
-
-    main.add_command(new)
-    main.add_command(codeowners)
-
-
-_register_authoring_commands()
 
 if __name__ == "__main__":
     main()
