@@ -71,7 +71,7 @@ def known_rule_codes() -> frozenset[str]:
     """Every rule code, for checking a policy's severity overrides (asked only when it has some)."""
     # The catalogue imports every module that declares rules, the site's emitters included: the
     # analysis itself needs none of it.
-    from registry.rules.catalog import all_rules
+    from registry.reference.catalog import all_rules
 
     return frozenset(rule.code for rule in all_rules())
 

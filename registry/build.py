@@ -19,9 +19,9 @@ from pathlib import Path
 
 from registry import history
 from registry.config import BuildOptions, search_cache
+from registry.emit.output import build_lock, served_intact
 from registry.emit.writer import dump_json
 from registry.lifecycle import find_lifecycle
-from registry.output import build_lock, served_intact
 from registry.policy import find_policy
 from registry.result import BuildResult, Progress, no_progress
 from registry.state import BuildState, code_fingerprint, key_of

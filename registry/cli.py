@@ -144,7 +144,7 @@ def build(
 
     The site and --report are the results; progress and the summary go to stderr.
     """
-    from registry.output import BuildLocked
+    from registry.emit.output import BuildLocked
     from registry.policy import PolicyError
     from registry.summary import print_build_summary, progress_reporter
 
@@ -255,7 +255,7 @@ def checksum(path: Path, write: bool) -> None:
 @main.command(short_help="Print every rule: code, severity, example, fix.")
 def rules() -> None:
     """Print every rule with its code, severity, example and fix (Markdown)."""
-    from registry.rules.catalog import markdown_table
+    from registry.reference.catalog import markdown_table
 
     click.echo(markdown_table(), nl=False)
 
@@ -271,8 +271,8 @@ def rules() -> None:
 def docs(out: Path) -> None:
     """Regenerate the reference pages made from code: rules.md, policy.md and risk.md."""
     from registry.policy import policy_markdown
-    from registry.rules.catalog import markdown_table
-    from registry.score.risk.docs import risk_markdown
+    from registry.reference.catalog import markdown_table
+    from registry.reference.risk import risk_markdown
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "rules.md").write_text(markdown_table(), encoding="utf-8")
@@ -402,7 +402,7 @@ def serve(
     Progress and the summary of each build go to stderr.
     """
     from registry.build import build as run_build
-    from registry.output import BuildLocked
+    from registry.emit.output import BuildLocked
     from registry.policy import PolicyError, find_policy
     from registry.serve import PortUnavailable, open_server, serve_site
     from registry.summary import print_build_summary

@@ -348,7 +348,7 @@ class Skill:
 
         Claude Code needs a description and a readable frontmatter (a missing or malformed name falls
         back to the folder name), so a spec error alone does not decide it: only findings of rules
-        declared `blocks_loading` do (listed in registry/rules/catalog.py LOADING_CODES).
+        declared `blocks_loading` do (listed in registry/reference/catalog.py LOADING_CODES).
         """
         return self.description is not None and not any(f.blocks_loading for f in self.findings)
 

@@ -5,7 +5,7 @@ The outputs are the emitters listed in registry/emit/registry.py; this module ca
 
 Everything is gathered before the aggregate pages are written, so cross-page outputs (listings,
 indexes, the sitemap) are consistent, and nothing reaches the served site until the whole new
-site is complete (registry/output.py). Rendering runs in worker processes (registry/render_jobs.py,
+site is complete (registry/emit/output.py). Rendering runs in worker processes (registry/render_jobs.py,
 registry/workers.py) and is cached in the build state by a digest of its inputs (registry/state.py).
 """
 
@@ -23,12 +23,12 @@ from registry import history, render_jobs
 from registry.analysis import Analysis, Incremental, analyse
 from registry.config import BuildOptions, Limits, search_cache
 from registry.emit import html, registry
-from registry.emit.registry import Emitter, SiteContext
+from registry.emit.context import Emitter, SiteContext
+from registry.emit.output import Buffers, SiteOutput, digest_of, double_buffered
 from registry.emit.search import SearchStats, SiteSearch
 from registry.emit.urls import SiteUrls
 from registry.lifecycle import WITHDRAWN, Lifecycle
 from registry.model import Finding, LeftOut, Severity, Skill
-from registry.output import Buffers, SiteOutput, digest_of, double_buffered
 from registry.policy import Policy
 from registry.result import BuildResult, Progress
 from registry.score import Assessment

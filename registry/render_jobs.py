@@ -15,8 +15,8 @@ from pathlib import Path
 
 from registry.config import Limits
 from registry.emit import html
+from registry.emit.context import Emitter, SkillContext
 from registry.emit.files import file_homes
-from registry.emit.registry import Emitter, SkillContext
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter, UnsafeOutputPath, checked_parts
 from registry.history import SkillHistory

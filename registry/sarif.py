@@ -1,7 +1,7 @@
 """Findings as SARIF 2.1.0, for GitHub code scanning and every other SARIF reader.
 
 `validate --format sarif` prints one log with one run. Its tool lists each rule that has a finding,
-from the rule catalogue (registry/rules/catalog.py): title, what it reports, the fix as help, the
+from the rule catalogue (registry/reference/catalog.py): title, what it reports, the fix as help, the
 default level, tags (the catalogue area; for risk rules "security", the attack families and the
 OWASP Agentic Skills Top 10 category from registry/score/owasp.py) and, for risk rules, the
 `security-severity` GitHub code scanning orders alerts by. Each result has the rule, the level of
@@ -113,7 +113,7 @@ def repository_root(start: Path) -> Path:
 
 
 def _catalogue() -> dict[str, tuple[str, Rule]]:
-    from registry.rules.catalog import AREAS
+    from registry.reference.catalog import AREAS
 
     return {rule.code: (area, rule) for area, rules in AREAS for rule in rules}
 

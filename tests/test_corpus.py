@@ -6,7 +6,7 @@ from site_checks import check_index_json, check_well_known, executable_construct
 
 from registry.build import build
 from registry.config import BuildOptions
-from registry.rules.catalog import LOADING_CODES
+from registry.reference.catalog import LOADING_CODES
 
 SOURCES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir()) if CORPUS.is_dir() else []
 

@@ -18,7 +18,7 @@ from site_checks import check_index_json, check_well_known
 from registry.build import build, search_cache
 from registry.config import BuildOptions
 from registry.model import Severity
-from registry.rules.catalog import LOADING_CODES, all_rules
+from registry.reference.catalog import LOADING_CODES, all_rules
 from registry.search.query import search
 
 # Each error rule, classified by hand: a new error rule fails the first test until it is put in one.

@@ -8,7 +8,7 @@ from conftest import REPO_ROOT, commit_all, git, write_skill
 from registry.build import build
 from registry.config import BuildOptions
 from registry.policy import PolicyError, load_policy, parse_policy
-from registry.rules.catalog import all_rules
+from registry.reference.catalog import all_rules
 
 CODES = frozenset(r.code for r in all_rules())
 

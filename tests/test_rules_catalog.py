@@ -3,7 +3,7 @@ import re
 from conftest import REPO_ROOT
 
 from registry.policy import policy_markdown
-from registry.rules.catalog import all_rules, markdown_table
+from registry.reference.catalog import all_rules, markdown_table
 
 
 def test_codes_are_unique_and_well_formed():

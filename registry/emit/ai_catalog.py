@@ -25,7 +25,7 @@ from registry.emit.urls import V2_DIR, SiteUrls
 from registry.emit.writer import SiteWriter
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 CATALOG_PATH = ".well-known/ai-catalog.json"
 ARD_PATH = ".well-known/ard.json"

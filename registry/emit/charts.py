@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from registry.policy import RISK_LEVELS, TIERS
 
 if TYPE_CHECKING:
-    from registry.emit.html import Card
+    from registry.emit.context import Card
 
 WIDTH = 640  # viewBox units; CSS scales the drawing to the column
 HALF_WIDTH = 420  # a chart in a two-column row: drawn narrower so its text is not scaled down as much

@@ -17,7 +17,7 @@ from registry.emit.writer import SiteWriter
 from registry.text import slug
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 FEED_LIMIT = 50
 EPOCH = "1970-01-01T00:00:00Z"

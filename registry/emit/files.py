@@ -12,7 +12,7 @@ from registry.emit.writer import SiteWriter
 from registry.model import Skill
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 
 def served_paths(skill: Skill, contents: Mapping[str, bytes]) -> list[str]:

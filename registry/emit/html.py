@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlsplit
@@ -22,6 +22,7 @@ from pygments.formatters import HtmlFormatter
 from registry.discovery import DISCOVERY_NOTE_CODES
 from registry.emit import capabilities, charts, markdown, well_known
 from registry.emit import verdict as verdicts
+from registry.emit.context import Card, Listing, SiteInfo
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -31,39 +32,9 @@ from registry.score import Assessment
 from registry.text import slug
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 NEWEST_ON_HOME = 8
-PLURALS = {"category": "categories", "publisher": "publishers", "tag": "tags"}
-
-
-@dataclass(frozen=True)
-class Card:
-    """What a listing shows of a skill."""
-
-    id: str
-    name: str
-    description: str
-    publisher: str
-    version: str | None
-    license: str | None
-    category: str | None
-    tags: tuple[str, ...]
-    dialects: tuple[str, ...]
-    url: str  # relative to the site root
-    first_published: str | None
-    last_updated: str | None
-    warnings: int
-    errors: int  # spec violations of a published skill: clients load it, strict validators reject it
-    tier: str
-    trust_score: int
-    risk: str
-    category_inferred: bool
-    version_valid: bool
-    # Estimated context cost (registry/score/context_cost.py): name and description, body, references.
-    description_tokens: int
-    body_tokens: int
-    reference_tokens: int
 
 
 @dataclass(frozen=True)
@@ -82,29 +53,6 @@ class InstallView:
     archive: bool
     archive_url: str
     skill_md_url: str
-
-
-@dataclass(frozen=True)
-class SiteInfo:
-    title: str
-    url: str
-    skill_count: int
-    publisher_count: int
-    commit: str | None
-    shallow: bool
-
-
-@dataclass
-class Listing:
-    """A page that lists skills: a category, a publisher, a tag."""
-
-    kind: str  # "category", "publisher", "tag"
-    key: str
-    cards: list[Card] = field(default_factory=list)
-
-    @property
-    def path(self) -> str:
-        return f"{PLURALS[self.kind]}/{self.key}/index.html"
 
 
 def size_text(size: int) -> str:

@@ -17,7 +17,7 @@ from registry.model import Severity, Skill
 from registry.score import Assessment
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 FORMAT_VERSION = 1
 SINGLE_FILE_MAX = 1000  # skills; above this index.json lists shards (schema/index.schema.json)

@@ -35,11 +35,11 @@ from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlparse
 
 from registry.emit.files import served_paths
+from registry.emit.output import SiteOutput
 from registry.emit.writer import SiteWriter, dump_json
-from registry.output import SiteOutput
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 CLAUDE_MARKETPLACE = ".claude-plugin/marketplace.json"
 CODEX_MARKETPLACE = ".agents/plugins/marketplace.json"

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from registry.emit.output import SiteOutput, digest_of
 from registry.emit.writer import SiteWriter, dump_json
-from registry.output import SiteOutput, digest_of
 from registry.search import engine, shards, terms
 from registry.search.documents import SearchDocument, make_document
 from registry.search.index import IndexPostings, IndexStats, assign_slots, read_meta, read_vocabulary, update_index
@@ -25,7 +25,7 @@ from registry.search.text import SOFT_WORDS, STOP_WORDS
 from registry.state import BuildState
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 STATE_KEY = "search-shards"
 

@@ -11,7 +11,7 @@ from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 
 def emit(writer: SiteWriter, urls: SiteUrls, pages: list[tuple[str, str | None]]) -> None:

@@ -15,7 +15,7 @@ from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 STATS_PAGE = "stats/index.html"
 

@@ -35,7 +35,7 @@ from registry.emit.writer import SiteWriter
 from registry.model import Skill
 
 if TYPE_CHECKING:
-    from registry.emit.registry import SiteContext, SkillContext
+    from registry.emit.context import SiteContext, SkillContext
 
 SCHEMA_V2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 

@@ -1,6 +1,6 @@
 """Writing the site: the interface every emitter writes through, and the path check it enforces.
 
-Two writers implement it: registry.output.SiteOutput (the next site on disk, written only where
+Two writers implement it: registry.emit.output.SiteOutput (the next site on disk, written only where
 it differs from the served one) and registry.render_jobs.MemoryWriter (a worker's files, sent back
 to the build). Emitters only call write_bytes, write_text and write_json.
 """

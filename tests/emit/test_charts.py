@@ -13,7 +13,7 @@ from registry.build import build
 from registry.config import BuildOptions
 from registry.emit import charts
 from registry.emit.charts import NO_HISTORY, bar_chart, chart_set, number, time_chart
-from registry.emit.html import Card
+from registry.emit.context import Card
 
 
 def card(skill_id: str, first: str | None = None, category: str | None = "data", risk: str = "low",

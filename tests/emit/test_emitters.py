@@ -14,7 +14,8 @@ from conftest import simple_skill, write_skill
 from registry.build import build
 from registry.config import BuildOptions
 from registry.emit import registry
-from registry.emit.registry import EMITTERS, SiteContext, SkillContext
+from registry.emit.context import SiteContext, SkillContext
+from registry.emit.registry import EMITTERS
 from registry.emit.search import SiteSearch
 from registry.emit.writer import SiteWriter
 

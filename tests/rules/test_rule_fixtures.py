@@ -14,7 +14,7 @@ from conftest import REPO_ROOT, write_skill
 from registry.config import Limits
 from registry.crawl import crawl
 from registry.parse.skill import parse_skill
-from registry.rules.catalog import all_rules
+from registry.reference.catalog import all_rules
 from registry.score import families
 from registry.validate import check_registry
 

@@ -6,9 +6,9 @@ from click.testing import CliRunner
 from conftest import REPO_ROOT
 
 from registry.cli import main
+from registry.reference.risk import risk_markdown
 from registry.score import owasp
 from registry.score.risk import assessment as risk_assessment
-from registry.score.risk.docs import risk_markdown
 
 
 def test_every_risk_rule_has_a_family_and_owasp_entry():
