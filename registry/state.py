@@ -128,4 +128,3 @@ class BuildState:
         self._db.executemany("INSERT OR IGNORE INTO used (key) VALUES (?)", ((k,) for k in keys))
         self._db.execute("DELETE FROM cache WHERE kind = ? AND key NOT IN (SELECT key FROM used)", (kind,))
         self._db.execute("COMMIT")
-
