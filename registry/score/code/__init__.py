@@ -227,8 +227,8 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
             if error:
                 failures.append(error)
                 continue
-            if unit.fence:
-                _carry(facts.files or {}, carried)
+            if unit.fence and facts.files:
+                _carry(facts.files, carried)
             if unit.language in _PARSERS:
                 parsed[_PARSERS[unit.language]] = parsed.get(_PARSERS[unit.language], 0) + 1
             elif script:
@@ -294,7 +294,7 @@ def _carry(written: dict[str, Taint], carried: dict[str, Taint]) -> None:
 def _too_big(data: bytes, text: str) -> str:
     if len(data) > MAX_FILE:
         return f"larger than {MAX_FILE // 1024} KB"
-    if len(text) > MAX_LINE and any(len(line) > MAX_LINE for line in text.split("\n")):
+    if len(text) > MAX_LINE and max(map(len, text.split("\n"))) > MAX_LINE:
         return f"a line longer than {MAX_LINE:,} characters"
     return ""
 

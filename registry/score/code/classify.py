@@ -195,13 +195,16 @@ _OWN_SETTINGS = re.compile(
 _CONFIG_HOMES = ("~/.config/", "~/.local/share/", "~/Library/Application Support/", "~/.")
 
 
+_NAME_SUFFIX = re.compile(r"[-_](?:skill|cli|agent|mcp)$")
+
+
 def own_names(skill_name: str | None, folder: str) -> tuple[str, ...]:
     """The names a skill's own configuration folder goes by: its name and folder, with and without -skill/-cli."""
     names = set()
     for name in (skill_name or "", folder.rstrip("/").rsplit("/", 1)[-1]):
         name = name.strip().lower()
         if len(name) >= 3:
-            names |= {name, re.sub(r"[-_](?:skill|cli|agent|mcp)$", "", name)}
+            names |= {name, _NAME_SUFFIX.sub("", name)}
     return tuple(sorted(n for n in names if len(n) >= 3))
 
 

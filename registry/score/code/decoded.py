@@ -27,6 +27,10 @@ MAX_DEPTH = 2
 _RUN = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{40,}={0,2}(?![A-Za-z0-9+/_=-])")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _ESCAPED_HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){20,}")
+# The quick test before the `_RUN` search, exactly as strict: every character a run may hold is ASCII, so in the
+# UTF-8 bytes with those characters made `a` and every other byte a space, a run is 40 `a`s in a row.
+_RUN_BYTES = bytes(0x61 if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "+/_-") else 0x20 for b in range(256))
+_RUN_SEED = b"a" * 40
 # What makes decoded text code rather than data, per language (checked in this order: a shell line can hold
 # any word, so it comes last and needs a command at the start of a line).
 _PYTHON = re.compile(
@@ -50,8 +54,12 @@ def rescan(facts: Facts, text: str | None = None, row: int = 0, pinned: bool = F
     if facts.depth >= MAX_DEPTH:
         return
     text = facts.unit.text if text is None else text
+    runs = _RUN_SEED in text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES)
+    escaped = "\\x" in text
+    if not runs and not escaped:
+        return  # most units: nothing long enough to be a blob (each search is 5 times the cost of this test)
     total = 0
-    candidates = itertools.chain(_RUN.finditer(text), _ESCAPED_HEX.finditer(text))
+    candidates = itertools.chain(_RUN.finditer(text) if runs else (), _ESCAPED_HEX.finditer(text) if escaped else ())
     for match in itertools.islice(candidates, 4 * MAX_BLOBS):
         if total >= MAX_TOTAL:
             break

@@ -9,13 +9,21 @@ pipelines or files). The flow rules (flows.py) judge those facts; nothing here d
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
 from registry.score.card import ENV, HOST, PATH, PERSISTENCE, WHOLE_ENVIRONMENT, Use
 from registry.score.code import classify, system
 from registry.score.risk.rules import show
-from registry.score.vocabulary import DOWNLOADERS, POWERSHELL_WEB, RAW_SOCKETS, free_hosting, program_pattern
+from registry.score.vocabulary import (
+    DOWNLOADERS,
+    POWERSHELL_WEB,
+    RAW_SOCKETS,
+    free_hosting,
+    geolocation_service,
+    program_pattern,
+)
 
 # Source kinds: what a value holds.
 SECRET = "secret"  # a secret-like environment variable (an API token)
@@ -58,10 +66,21 @@ SANITISERS = re.compile(
 SECRET_KINDS = frozenset({"secret", "wallet key", "secret file"})
 
 
+@functools.lru_cache(maxsize=1024)
+def locating_host(host: str) -> bool:
+    """`vocabulary.geolocation_service`, remembered: units name the same few hosts, each test walks a list."""
+    return geolocation_service(host)
+
+
+@functools.lru_cache(maxsize=1024)
+def _free_hosting(host: str) -> bool:
+    return free_hosting(host)
+
+
 def fetch_label(host: str, url: str = "") -> str:
     """'downloads x.example', with what makes the source weaker than a named HTTPS host: plain HTTP, free hosting."""
     label = f"downloads {host or 'a URL'}"
-    if host and free_hosting(host):
+    if host and _free_hosting(host):
         label += " (a free hosting subdomain)"
     if url[:7].lower() == "http://":
         label += " over plain HTTP"

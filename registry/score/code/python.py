@@ -39,10 +39,11 @@ from registry.score.code.model import (
     Source,
     Taint,
     fetch_label,
+    locating_host,
     sanitised,
     substitute,
 )
-from registry.score.vocabulary import SENDING_PROGRAMS, URL, geolocation_service, url_host
+from registry.score.vocabulary import SENDING_PROGRAMS, URL, url_host
 
 _HTTP_LIBS = ("requests", "httpx", "aiohttp", "urllib3", "niquests")
 _HTTP_METHODS = {"get": "fetch", "head": "fetch", "options": "fetch", "post": "send", "put": "send",
@@ -250,8 +251,8 @@ class _Reader:
             self.expr(node.test)
             if isinstance(node, ast.If) and not _skips(node.body):
                 picked = self.picked(node.test)
-                for name in _names(node.test):
-                    if picked and name not in self.aliases:
+                for name in _names(node.test) if picked else ():
+                    if name not in self.aliases:
                         self.variables[name] = self.variables.get(name, CLEAN) | picked
             self.body(node.body)
             self.body(node.orelse)
@@ -592,8 +593,10 @@ class _Reader:
         list of paths) tried in turn, at most MAX_CHOICES of them."""
         if node is None:
             return []
+        # the walk finds nothing when no name takes several values yet, or `node` is a constant
+        varied = self.spelled < MAX_SPELLED and self.choices and not isinstance(node, ast.Constant)
         several = [n.id for n in itertools.islice(ast.walk(node), 100) if isinstance(n, ast.Name)
-                   and len(self.choices.get(n.id, ())) > 1] if self.spelled < MAX_SPELLED else []  # fmt: skip
+                   and len(self.choices.get(n.id, ())) > 1] if varied else []  # fmt: skip
         if not several:
             text = self.literal(node)
             return [text] if text else []
@@ -714,7 +717,7 @@ class _Reader:
         """Any other expression: the union of its parts; a comprehension's filter that picks out wallet or key
         files by name (`[f for f in names if f.endswith(".keystore")]`) makes what it keeps name them."""
         taint: Taint = CLEAN
-        for child in ast.iter_child_nodes(node):
+        for child in _children(node):
             if isinstance(child, ast.expr):
                 taint = taint | self.expr(child)
             elif isinstance(child, ast.comprehension):
@@ -1153,7 +1156,7 @@ class _Reader:
         if detail == "send":
             self.facts.sends.append(sink)
         fetched = self.source(FETCHED, fetch_label(host or "", url or ""), node, host or "", url or "")
-        if host and geolocation_service(host):
+        if host and locating_host(host):
             fetched = fetched | self.source(COLLECTED, f"looks up the machine's location ({host})", node)
         if "retrieve" in qual and len(node.args) > 1:
             path = self.literal(node.args[1])
@@ -1224,6 +1227,18 @@ def _quote(text: str) -> str:
 def _skips(body: list[ast.stmt]) -> bool:
     """An if-body that only skips (`continue`, `pass`, `return`): the test names what to leave alone."""
     return bool(body) and isinstance(body[0], ast.Continue | ast.Pass | ast.Return | ast.Break)
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)` as a list, in the same order, without its two generators."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+    return out
 
 
 def _names(node: ast.expr) -> list[str]:

@@ -43,9 +43,10 @@ from registry.score.code.model import (
     Source,
     Taint,
     fetch_label,
+    locating_host,
 )
 from registry.score.code.treesitter import parser
-from registry.score.vocabulary import URL, geolocation_service, url_host
+from registry.score.vocabulary import URL, url_host
 
 MAX_DEPTH = 120  # nested syntax deeper than this is not walked (the rest of the file still is)
 MAX_NESTED = 4  # shell strings inside shell strings (bash -c "sh -c '...'") read this deep
@@ -103,9 +104,11 @@ DELETERS = frozenset({"rm", "rmdir", "shred", "unlink", "srm"})
 LISTERS = frozenset({"ls", "find", "tree", "du", "fd", "exa", "eza"})
 WRITERS = frozenset({"touch", "mkdir", "chmod", "chown", "truncate", "dd"})
 ARCHIVERS = frozenset({"tar", "zip", "7z", "7za", "rar", "unzip"})
+_READ_ALL = READERS | ARCHIVERS  # programs that read every file they are given
 NETCAT = frozenset(vocabulary.RAW_SOCKETS)
 REMOTE_COPY = frozenset({"scp", "rsync", "sftp"})
 OPENERS = frozenset({"open", "xdg-open", "start", "explorer", "sensible-browser", "x-www-browser", "wslview"})
+_NAMES_URLS = DOWNLOADERS | OPENERS | {"git", "pip", "pip3", "npm", "npx"}  # their URLs are uses of their own
 SYSTEM_FACT_COMMANDS = frozenset({"whoami", "hostname", "uname", "id", "ifconfig", "ip", "hostnamectl", "sw_vers",
                                   "systeminfo", "ipconfig", "lsb_release", "users", "who", "w", "last", "groups",
                                   "dig", "arp", "netstat", "ss", "lsof"})  # fmt: skip
@@ -119,6 +122,7 @@ SECRET_COMMANDS = (
     ("aws", "configure", "get"), ("gcloud", "auth", "print-access-token"), ("az", "account", "get-access-token"),
     ("vault", "kv", "get"), ("bw", "get"),
 )  # fmt: skip
+_SECRET_PROGRAMS = frozenset(pattern[0] for pattern in SECRET_COMMANDS)
 CHECKSUMS = frozenset({"sha256sum", "sha512sum", "sha1sum", "shasum", "b2sum", "sha384sum"})
 SIGNATURE_CHECKS = frozenset({"gpg", "gpg2", "gpgv", "cosign", "minisign", "signify", "openssl"})
 DECODER_COMMANDS = frozenset({"base64", "base32", "xxd", "openssl", "uudecode", "basenc"})
@@ -137,6 +141,9 @@ PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "awk", "gawk", "sed",
 LOWER_ENV = frozenset({"http_proxy", "https_proxy", "no_proxy", "all_proxy", "ftp_proxy"})
 _EXPRESSION = re.compile(r"[\^\\\[\]{}()|;=,'\"]|^\.[\w-]+$|^s/|\s")  # a regex, a jq filter, sed code
 _PATHY = re.compile(r"^(?:~|\.{1,2}/|/|\$\{?HOME\}?|[\w.@-]+/)|\.[A-Za-z0-9]{1,8}$")
+_CURL_REMOTE_NAME = re.compile(r"-[a-zA-Z]*O[a-zA-Z]*")
+_CURL_OUTPUT = re.compile(r"-[a-zA-Z]+o")
+_WGET_OUTPUT = re.compile(r"-[a-zA-Z]*O")
 _VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+.][\w.]+)?$")
 
 
@@ -180,14 +187,15 @@ def analyse(facts: Facts, source: str, fixed_row: int | None = None, row_offset:
     `files` is shared with the caller (a Python or JavaScript unit running this command), so a
     file written there and run here, or the reverse, is one flow.
     """
-    tree = parser("bash").parse(source.encode("utf-8", errors="replace"))
+    data = source.encode("utf-8", errors="replace")
+    tree = parser("bash").parse(data)
     state = _State(facts, fixed_row, row_offset, nested)
     if files is not None:
         state.files = files
     elif facts.files is not None:
         state.files = facts.files
     facts.parser = facts.parser or "tree-sitter bash"
-    return _Walker(state, source.encode("utf-8", errors="replace")).statements(tree.root_node, stdin, 0)
+    return _Walker(state, data).statements(tree.root_node, stdin, 0)
 
 
 class _Walker:
@@ -413,21 +421,23 @@ class _Walker:
             taint = self.statements(node, CLEAN, depth + 1)
             return Value(self.text(node), taint, False)
         if kind in ("string", "concatenation", "heredoc_body", "translated_string"):
-            parts = [self.value(child, depth + 1) for child in node.named_children]
+            children = node.named_children
+            parts = [self.value(child, depth + 1) for child in children]
             if kind == "heredoc_body":
                 return Value(self.text(node), _union(p.taint for p in parts), all(p.literal for p in parts))
             if kind == "string" and not parts:
                 return Value("", CLEAN, True)
+            texts = [p.text for p in parts]
             if kind == "concatenation":
                 gaps = [""] * len(parts) + [""]
+                text = "".join(texts)  # `_joined` with every gap empty
             else:  # the string's own text, with each variable holding a constant spelled out
                 gaps, cursor = [], node.start_byte + 1
-                for child in node.named_children:
+                for child in children:
                     gaps.append(self.data[cursor : child.start_byte].decode("utf-8", errors="replace"))
                     cursor = child.end_byte
                 gaps.append(self.data[cursor : max(cursor, node.end_byte - 1)].decode("utf-8", errors="replace"))
-            texts = [p.text for p in parts]
-            text = _joined(gaps, texts)
+                text = _joined(gaps, texts)
             varied = next((i for i, p in enumerate(parts) if p.choices), None)
             choices: tuple[str, ...] = ()
             if varied is not None:  # `"$HOME/$f"` over a loop's words: each spelling
@@ -604,7 +614,7 @@ class _Walker:
             if written:
                 self.sink(EXEC, node, written, classify.normal_path(head.text))
         for value, arg_node in zip(args, arg_nodes, strict=True):
-            if URL.match(value.text) and program not in DOWNLOADERS | OPENERS | {"git", "pip", "pip3", "npm", "npx"}:
+            if "://" in value.text and URL.match(value.text) and program not in _NAMES_URLS:
                 host = url_host(value.text)
                 if host:
                     self.use(HOST, host, arg_node, "mention")
@@ -647,7 +657,7 @@ class _Walker:
 
     def generic(self, program: str, args: list[Value], arg_nodes: list, node, stdin: Taint) -> Taint:
         taint = stdin
-        detail = ("read" if program in READERS | ARCHIVERS else "delete" if program in DELETERS
+        detail = ("read" if program in _READ_ALL else "delete" if program in DELETERS
                   else "list" if program in LISTERS else "write" if program in WRITERS else "")  # fmt: skip
         positional = [(a, n) for a, n in zip(args, arg_nodes, strict=True) if not a.text.startswith("-")]
         if program in ("read", "mapfile", "readarray", "getopts"):
@@ -731,10 +741,11 @@ class _Walker:
         pasting = program != "xclip" or any(a.text == "-o" for a in args)
         if program in COLLECT_COMMANDS and pasting and (program != "ps" or args):
             return taint | {self.source(COLLECTED, f"collects {COLLECT_COMMANDS[program]}", node)}
-        words = (program, *(a.text for a in args))
-        for pattern in SECRET_COMMANDS:
-            if words[: len(pattern)] == pattern:
-                return taint | {self.source(SECRET, f"reads a secret ({' '.join(pattern)})", node)}
+        if program in _SECRET_PROGRAMS:
+            words = (program, *(a.text for a in args))
+            for pattern in SECRET_COMMANDS:
+                if words[: len(pattern)] == pattern:
+                    return taint | {self.source(SECRET, f"reads a secret ({' '.join(pattern)})", node)}
         if program in DECODER_COMMANDS and _decodes(program, args):
             return taint | {self.source(DECODED, f"decodes data ({program})", node)}
         if program in ("printf", "echo") and any(len(_ESCAPES.findall(a.text[:4096])) >= 8 for a in args):
@@ -910,11 +921,11 @@ class _Walker:
                 output = attached or (args[index + 1].text if index + 1 < len(args) else None)
                 index += 1
             elif program == "curl" and (
-                option in ("-O", "--remote-name", "--remote-name-all") or re.fullmatch(r"-[a-zA-Z]*O[a-zA-Z]*", text)
+                option in ("-O", "--remote-name", "--remote-name-all") or _CURL_REMOTE_NAME.fullmatch(text)
             ):  # `-sLO`: short flags run together
                 remote_name = True
-            elif program in ("curl", "wget") and re.fullmatch(r"-[a-zA-Z]+o" if program == "curl" else r"-[a-zA-Z]*O",
-                                                             text):  # `-so FILE`, `-qO FILE`  # fmt: skip
+            elif program in ("curl", "wget") and (_CURL_OUTPUT if program == "curl" else _WGET_OUTPUT).fullmatch(
+                    text):  # `-so FILE`, `-qO FILE`  # fmt: skip
                 output = args[index + 1].text if index + 1 < len(args) else None
                 index += 1
             elif program == "wget" and re.fullmatch(r"-[a-zA-Z]*O-", text):
@@ -937,7 +948,7 @@ class _Walker:
             self.s.facts.sends.append(sink)
         url = urls[0] if urls else ""
         fetched = frozenset({self.source(FETCHED, fetch_label(host, url), node, host, url)})
-        if host and geolocation_service(host):
+        if host and locating_host(host):
             fetched = fetched | {self.source(COLLECTED, f"looks up the machine's location ({host})", node)}
         if program == "wget" and output is None:
             output = (hosts and _basename(args, hosts)) or None
@@ -1308,7 +1319,10 @@ class _Walker:
 
 def _joined(gaps: list[str], texts: list[str]) -> str:
     """A string's text: the literal gaps around its parts, the parts as spelled."""
-    return "".join(g + t for g, t in zip(gaps, texts, strict=False)) + (gaps[-1] if len(gaps) > len(texts) else "")
+    out = ""
+    for gap, text in zip(gaps, texts, strict=False):
+        out += gap + text  # a few short pieces: adding is quicker than a join
+    return out + gaps[-1] if len(gaps) > len(texts) else out
 
 
 def _union(taints) -> Taint:

@@ -37,7 +37,10 @@ looks harmless.
 Cost: one Aho-Corasick pass per Markdown file over its lower-cased text decides which lines any
 detector reads; only the paragraphs and sections around a needle are split into sentences; lines
 longer than LONG_LINE are read in windows around their needles; every regex has bounded gaps; at
-most MAX_UNITS paragraphs per file and PER_FILE findings per rule and file.
+most MAX_UNITS paragraphs per file and PER_FILE findings per rule and file. The prefilter words of
+each line and paragraph are found once per file (_Words) and decide which units are made (a code
+line nobody would read is not), which groups a unit is split into sentences for (_may_fire), which
+send shapes are searched and whether a section is built for destruction (_may_destroy_together).
 """
 
 from __future__ import annotations
@@ -804,41 +807,64 @@ _MARKER = re.compile(
 
 # Words a lower-cased sentence must hold before a detector's regexes are tried: most sentences with a needle
 # hold none of them, and a substring test costs a fraction of a regex search.
-_TRIGGER_WORDS = ("any ", "every ", "each ", "all ", "operations", "whenever")
-_ALWAYS_WORDS = ("always ",)
-_ORDER_WORDS = (*_TRIGGER_WORDS, *_ALWAYS_WORDS)
-_RM_WORDS = ("rm ",)
-_INSTEAD_WORDS = ("just ", "simply ", "instead")
-_JUST_WORDS = ("just ", "simply ", "always ")
-_SCORE_WORDS = ("score", "rating", "grade", "mark", "result")
-_FROM_WORDS = (" out of ", " from ")
-_DELETE_WORDS = ("delet", "remov", "eras", "wip", "shred", "destroy", "purg", "unlink", "clean", "clear", "drop")
-_BACKDOOR_WORDS = ("password", "backdoor", "hidden", "secret", "undocumented")
-_PAYMENT_WORDS = ("session_id", "payment", "intent", "client_secret", "card", "cvc", "cvv")
+_TRIGGER_WORDS = frozenset({"any ", "every ", "each ", "all ", "operations", "whenever"})
+_ALWAYS_WORDS = frozenset({"always "})
+_ORDER_WORDS = frozenset({*_TRIGGER_WORDS, *_ALWAYS_WORDS})
+_RM_WORDS = frozenset({"rm "})
+_INSTEAD_WORDS = frozenset({"just ", "simply ", "instead"})
+_JUST_WORDS = frozenset({"just ", "simply ", "always "})
+_SCORE_WORDS = frozenset({"score", "rating", "grade", "mark", "result"})
+_FROM_WORDS = frozenset({" out of ", " from "})
+_DELETE_WORDS = frozenset(
+    {"delet", "remov", "eras", "wip", "shred", "destroy", "purg", "unlink", "clean", "clear", "drop"}
+)
+_BACKDOOR_WORDS = frozenset({"password", "backdoor", "hidden", "secret", "undocumented"})
+_PAYMENT_WORDS = frozenset({"session_id", "payment", "intent", "client_secret", "card", "cvc", "cvv"})
 
-_NOT_WORDS = ("not", "n't", "never", "without", "no need")
-_BAKED_WORDS = ("computed", "calculated", "baked", "written", "determined", "canned", "hard-coded", "hardcoded",
-                "provided", "supplied", "stored", "cached")  # fmt: skip
-_EVIDENCE_WORDS = ("trace", "evidence", "failure", "failing", "error", "vulnerab", "finding", "incident", "violation",
-                   "security issue")  # fmt: skip
-_CHECK_WORDS = ("authent", "auth", "validat", "verif", "signature", "security", "approval", "sanitiz", "sanitis",
-                "moderation", "rate limit", "access control")  # fmt: skip
-_BYPASS_WORDS = ("skip", "bypass", "disable", "ignore", "omit", "turn off", "n't run", "not run", "n't perform",
-                 "not perform", "n't apply", "not apply", "n't do", "not do")  # fmt: skip
+_NOT_WORDS = frozenset({"not", "n't", "never", "without", "no need"})
+_BAKED_WORDS = frozenset(
+    {"computed", "calculated", "baked", "written", "determined", "canned", "hard-coded", "hardcoded", "provided",
+     "supplied", "stored", "cached"}
+)  # fmt: skip
+_EVIDENCE_WORDS = frozenset(
+    {"trace", "evidence", "failure", "failing", "error", "vulnerab", "finding", "incident", "violation",
+     "security issue"}
+)  # fmt: skip
+_CHECK_WORDS = frozenset(
+    {"authent", "auth", "validat", "verif", "signature", "security", "approval", "sanitiz", "sanitis", "moderation",
+     "rate limit", "access control"}
+)  # fmt: skip
+_BYPASS_WORDS = frozenset(
+    {"skip", "bypass", "disable", "ignore", "omit", "turn off", "n't run", "not run", "n't perform", "not perform",
+     "n't apply", "not apply", "n't do", "not do"}
+)  # fmt: skip
 
 
-_DESTROY_LINE_WORDS = (*_DELETE_WORDS, *_RM_WORDS, "xargs")
-_REPORTS_LINE_WORDS = (*_BYPASS_WORDS, *_FROM_WORDS, *_NOT_WORDS, *_JUST_WORDS, *_INSTEAD_WORDS)
-_PAYMENT_LINE_WORDS = ("requests.", "httpx.", "axios.", "fetch(", "curl", "urlopen", "open(", "appendfile",
-                       "writefile", "log", "write", "save", "store", "append", "dump", "record")  # fmt: skip
-_BACKDOOR_LINE_WORDS = ("admin", "root", "super", "sudo", "privileged", "backdoor", "master", "maintenance",
-                        "emergency", "service", "support", "hidden", "secret", "undocumented")  # fmt: skip
-_SEND_VERBS = ("send", "upload", "post", "submit", "forward", "transmit", "mail", "sync", "share", "back")
-_DESTINATIONS = ("://", "@", "server", "endpoint", "collector", "service", " api", " url", "webhook", "backend",
-                 "cloud", "host", "bucket")  # fmt: skip
-_SEND_CALLS = ("curl", "requests.", "httpx.", "session.", "client.", "axios.", "fetch(", "urlopen", "wget")
-_PROCEDURE_DESTROY_WORDS = ("original", "unencrypted", "plaintext", "plain-text", "unprotected", "unlocked", "rm $(",
-                            "rm `", "xargs")  # fmt: skip
+_DESTROY_LINE_WORDS = frozenset({*_DELETE_WORDS, *_RM_WORDS, "xargs"})
+_REPORTS_LINE_WORDS = frozenset({*_BYPASS_WORDS, *_FROM_WORDS, *_NOT_WORDS, *_JUST_WORDS, *_INSTEAD_WORDS})
+_PAYMENT_LINE_WORDS = frozenset(
+    {"requests.", "httpx.", "axios.", "fetch(", "curl", "urlopen", "open(", "appendfile", "writefile", "log", "write",
+     "save", "store", "append", "dump", "record"}
+)  # fmt: skip
+_BACKDOOR_LINE_WORDS = frozenset(
+    {"admin", "root", "super", "sudo", "privileged", "backdoor", "master", "maintenance", "emergency", "service",
+     "support", "hidden", "secret", "undocumented"}
+)  # fmt: skip
+_SEND_VERBS = frozenset({"send", "upload", "post", "submit", "forward", "transmit", "mail", "sync", "share", "back"})
+_DESTINATIONS = frozenset(
+    {"://", "@", "server", "endpoint", "collector", "service", " api", " url", "webhook", "backend", "cloud", "host",
+     "bucket"}
+)  # fmt: skip
+_SEND_CALLS = frozenset({"curl", "requests.", "httpx.", "session.", "client.", "axios.", "fetch(", "urlopen", "wget"})
+# A word each of _payment_leak's shapes holds: a request call, a file written, a verb that keeps the data.
+_PAYMENT_ACTION_WORDS = frozenset(
+    {"requests.", "httpx.", "axios.", "fetch", "curl", "urlopen", "write", "append", "log", "save", "store", "dump",
+     "record"}
+)  # fmt: skip
+_LIBRARY_CALL_WORDS = frozenset({".post", ".put", ".patch", "fetch", "urlopen", "wget"})  # one is in each _LIBRARY_SEND
+_PROCEDURE_DESTROY_WORDS = frozenset(
+    {"original", "unencrypted", "plaintext", "plain-text", "unprotected", "unlocked", "rm $(", "rm `", "xargs"}
+)
 
 # -- needles: which lines any detector reads ------------------------------------------------
 
@@ -1008,9 +1034,9 @@ def _read_description(finder: _Finder, skill: Skill, file: TextFile) -> None:
     for start, sentence in _description_sentences(text):
         _description_orders(finder, unit, start, sentence)
     if groups - {_SENDS}:
-        _sentence_rules(finder, unit, skip_orders=True)
-    if _SENDS in groups and _may_send(low):
-        _collect_and_send(finder, lambda: [unit], unit)
+        _sentence_rules(finder, unit, _Words(), skip_orders=True)
+    if _SENDS in groups and _may_send(_present(low)):
+        _collect_and_send(finder, lambda: [unit], unit, _present(low))
 
 
 # Descriptions get text appended without a full stop between ("… PDF documents Make sure to …"): a capitalised
@@ -1039,29 +1065,30 @@ def _read_file(finder: _Finder, file: TextFile) -> None:
     for index, begin, _ in needles_in(file, INTENT):
         line_index = bisect.bisect_right(starts, begin) - 1
         wanted.setdefault(line_index, set()).update(_GROUPS[index])
-    _narrow(file.lines, wanted)
+    words = _Words()
+    _narrow(file.lines, wanted, words)
     if not wanted:
         return
-    reader = _FileUnits(file, wanted)
+    reader = _FileUnits(file, wanted, words)
     units = reader.paragraphs()
     for unit in units:
         if unit.groups - {_SENDS}:
-            _sentence_rules(finder, unit)
+            _sentence_rules(finder, unit, words)
     sends = 0
     for unit in units:
-        if _SENDS in unit.groups and sends < MAX_SENDS and _may_send(unit.text.lower()):
+        if _SENDS in unit.groups and sends < MAX_SENDS and _may_send(words(unit.text)):
             sends += 1
-            _collect_and_send(finder, functools.partial(reader.sources_around, unit), unit)
+            _collect_and_send(finder, functools.partial(reader.sources_around, unit), unit, words(unit.text))
     done: set[tuple[int, int]] = set()
     for unit in units:
-        if _DESTROY in unit.groups and _has(unit.text.lower(), _PROCEDURE_DESTROY_WORDS):
+        if _DESTROY in unit.groups and _has(words(unit.text), _PROCEDURE_DESTROY_WORDS) and reader.may_destroy():
             key = reader.section_key(unit)
             if key not in done:
                 done.add(key)
                 _destroy_procedure(finder, reader.section(unit))
 
 
-def _narrow(lines: tuple[Line, ...], wanted: dict[int, set[str]]) -> None:
+def _narrow(lines: tuple[Line, ...], wanted: dict[int, set[str]], words: _Words) -> None:
     """Drop the groups a line's needle cannot complete: a line that holds a whole sentence (it starts one and
     ends with its stop) and lacks every word its detectors also need is not read for them."""
     for index in list(wanted):
@@ -1071,18 +1098,22 @@ def _narrow(lines: tuple[Line, ...], wanted: dict[int, set[str]]) -> None:
         text = lines[index].text[:LONG_LINE]
         stripped = text.strip()
         whole = stripped[-1:] in (".", "!", "?", ":") and (stripped[:1].isupper() or stripped[:1] in "-*#|>`0123456789")
-        low = _present(text.lower())
-        if _SENDS in groups and not _may_send(low if whole else _present(_with_next(lines, index).lower())):
+        low = words(text)
+        if (
+            _SENDS in groups
+            and not _may_send(low)
+            and (whole or not _may_send(_present(_with_next(lines, index).lower())))
+        ):
             groups.discard(_SENDS)  # a send word with no call and no destination: nothing leaves here
-        if whole and _DESTROY in groups and not _has(low, _DESTROY_LINE_WORDS):
+        if whole and _DESTROY in groups and low.isdisjoint(_DESTROY_LINE_WORDS):
             groups.discard(_DESTROY)
-        if whole and _REPORTS in groups and not _has(low, _REPORTS_LINE_WORDS):
+        if whole and _REPORTS in groups and low.isdisjoint(_REPORTS_LINE_WORDS):
             groups.discard(_REPORTS)
-        if whole and _ORDERS in groups and not _has(low, _ORDER_WORDS):
+        if whole and _ORDERS in groups and low.isdisjoint(_ORDER_WORDS):
             groups.discard(_ORDERS)
-        if whole and _PAYMENT in groups and not _has(low, _PAYMENT_LINE_WORDS):
+        if whole and _PAYMENT in groups and low.isdisjoint(_PAYMENT_LINE_WORDS):
             groups.discard(_PAYMENT)
-        if whole and _BACKDOORS in groups and not _has(low, _BACKDOOR_LINE_WORDS):
+        if whole and _BACKDOORS in groups and low.isdisjoint(_BACKDOOR_LINE_WORDS):
             groups.discard(_BACKDOORS)
         if not groups:
             del wanted[index]
@@ -1100,17 +1131,20 @@ def _with_next(lines: tuple[Line, ...], index: int) -> str:
     return f"{lines[index].text[:LONG_LINE]} {more}"
 
 
-def _may_send(low: str | frozenset[str]) -> bool:
-    return _has(low, _SEND_CALLS) or (_has(low, _SEND_VERBS) and _has(low, _DESTINATIONS))
+def _may_send(words: frozenset[str]) -> bool:
+    return not words.isdisjoint(_SEND_CALLS) or not (words.isdisjoint(_SEND_VERBS) or words.isdisjoint(_DESTINATIONS))
 
 
 class _FileUnits:
     """The units of one file: the paragraph (or code line) of each needle, and on demand the section around one."""
 
-    def __init__(self, file: TextFile, wanted: dict[int, set[str]]) -> None:
+    def __init__(self, file: TextFile, wanted: dict[int, set[str]], words: _Words) -> None:
+        self.file = file
         self.lines = file.lines
+        self.words = words
         self.low = file.lowered[0]
         self.has_sources: bool | None = None
+        self.destroys: bool | None = None
         self.wanted = wanted
         self.starts = file.lowered[1]
         self.sections: dict[tuple[int, int], list[_Unit]] = {}
@@ -1151,9 +1185,10 @@ class _FileUnits:
 
     def paragraphs(self) -> list[_Unit]:
         units: list[_Unit] = []
+        counted = 0  # the units made, and those left unmade because nothing would read them: MAX_UNITS counts both
         built: set[int] = set()
         for index in sorted(self.wanted):
-            if len(units) >= MAX_UNITS:
+            if counted >= MAX_UNITS:
                 break
             while index > 0 and self.lines[index].context == INLINE:
                 index -= 1  # a code span's text is also on its prose line, read whole
@@ -1164,13 +1199,53 @@ class _FileUnits:
             if first in built:
                 continue
             built.add(first)
+            if line.context == CODE and len(line.text) <= LONG_LINE:
+                groups = self.wanted.get(first, _NO_GROUPS)
+                if not _code_reads(groups, self.words, line.text):
+                    counted += 1 if groups else 0  # the one unit its line would make
+                    continue
             number, heading = self.heading_of(first)
-            made = _section_units(self.lines, first, first + 1 if line.context == CODE else len(self.lines),
-                                  number, heading, self.wanted, 1, self._intro(first))  # fmt: skip
+            if line.context == CODE:
+                groups = self.wanted.get(first, _NO_GROUPS)
+                near = f"{heading}\n{self._intro(first)}\n{line.near}"
+                made = _pieces(line, near, number, groups, code=True) if groups else []
+            elif len(self.lines[first].text) <= LONG_LINE:
+                made = [self._paragraph(first, number, heading)]
+            else:
+                made = _section_units(self.lines, first, len(self.lines), number, heading, self.wanted, 1,
+                                      self._intro(first))  # fmt: skip
             for unit in made:
                 self.first_of[id(unit)] = first
             units += made
+            counted += len(made)
         return units
+
+    def _paragraph(self, first: int, section: int, heading: str) -> _Unit:
+        """The unit of the paragraph that starts at short prose line `first`: what _section_units makes from it
+        with room for one unit, without the bookkeeping a section of several units needs."""
+        lines, wanted = self.lines, self.wanted
+        line = lines[first]
+        text = line.text
+        is_item = _LIST_ITEM.match(text) is not None
+        unit = _Unit(text, [(0, line)], f"{heading}\n{self._intro(first)}" if is_item else heading, section,
+                     set(wanted.get(first, _NO_GROUPS)))  # fmt: skip
+        previous, last_number = line, line.spans[0][1]
+        for index in range(first + 1, len(lines)):
+            line = lines[index]
+            if line.context == INLINE:
+                continue
+            text = line.text
+            number = line.spans[0][1]
+            if not (
+                len(text) <= LONG_LINE and _continues(previous, line) and len(unit.parts) < MAX_JOIN
+                and len(unit.text) + len(text) < MAX_TEXT and number == last_number + 1
+            ):  # fmt: skip
+                break
+            unit.parts.append((len(unit.text) + 1, line))
+            unit.text += " " + text
+            unit.groups |= wanted.get(index, _NO_GROUPS)
+            previous, last_number = line, number
+        return unit
 
     def _first(self, index: int) -> int:
         """The first line of the paragraph holding line `index` (a code line is its own)."""
@@ -1205,6 +1280,12 @@ class _FileUnits:
             self.has_sources = bool(_SOURCE_ENGINE.find_matches_as_indexes(self.low))
         return self.section(unit) if self.has_sources else []
 
+    def may_destroy(self) -> bool:
+        """The file holds the words _destroy_procedure's shapes need: a section is built for it only then."""
+        if self.destroys is None:
+            self.destroys = _may_destroy_together(self.file)
+        return self.destroys
+
     def section_key(self, unit: _Unit) -> tuple[int, int]:
         return unit.section, self.first_of.get(id(unit), 0) // REACH
 
@@ -1219,6 +1300,23 @@ class _FileUnits:
             first, end = max(top, index - REACH), min(bottom, index + REACH + 1)
             self.sections[key] = _section_units(self.lines, first, end, number, heading, self.wanted, MAX_UNITS, "")
         return self.sections[key]
+
+
+_NO_GROUPS: frozenset[str] = frozenset()
+_CODE_GROUPS = frozenset({_PAYMENT, _DESTROY})  # the sentence rules that read commands; the others read prose
+
+
+def _code_reads(groups: Iterable[str], words: _Words, text: str) -> bool:
+    """A code line's unit has something to read: payment data, `rm ../`, a procedure's destruction or a send
+    (_sentence_rules, _read_file). Code lines are most of the needles' lines, and most are read for nothing."""
+    return (
+        (_PAYMENT in groups and _has(words(text), _PAYMENT_WORDS))
+        or (
+            _DESTROY in groups
+            and (_has(words(text), _PROCEDURE_DESTROY_WORDS) or ("rm " in words(text) and "../" in text))
+        )
+        or (_SENDS in groups and _may_send(words(text)))
+    )
 
 
 def _introduction(text: str) -> str:
@@ -1376,19 +1474,22 @@ def _negated(before: str) -> bool:
     return reading._NEGATION.search(clause) is not None
 
 
-def _has(text: str | frozenset[str], words: tuple[str, ...]) -> bool:
+def _has(text: str | frozenset[str], words: Iterable[str]) -> bool:
     """`text` (lower-cased) holds one of `words`; given as the set of prefilter words a sentence holds (_present),
-    a set test."""
+    a set test (fastest with `words` a frozenset too: the smaller set is the one walked)."""
     if isinstance(text, frozenset):
         return not text.isdisjoint(words)
     return any(word in text for word in words)
 
 
-def _sentence_rules(finder: _Finder, unit: _Unit, skip_orders: bool = False) -> None:
-    words = _present(unit.text.lower())
-    groups = {group for group in unit.groups if _has(words, _UNIT_WORDS[group])}
+def _sentence_rules(finder: _Finder, unit: _Unit, found: _Words, skip_orders: bool = False) -> None:
+    words = found(unit.text)
+    plain = _plain_case(unit.text)
+    groups = {group for group in unit.groups if _may_fire(group, words, plain)}
     if skip_orders:
         groups.discard(_ORDERS)
+    if unit.code:
+        groups &= _CODE_GROUPS
     if not groups:
         return  # a sentence holds no word its unit lacks: nothing to split
     for start, sentence in _sentences_of(unit):
@@ -1396,19 +1497,24 @@ def _sentence_rules(finder: _Finder, unit: _Unit, skip_orders: bool = False) -> 
             sentence = sentence[: instructions.MAX_SENTENCE]
         low = words if sentence == unit.text else _present(sentence.lower())  # a one-sentence unit: found already
         if not unit.code:
-            if _ORDERS in groups and _has(low, _ORDER_WORDS):
+            if _ORDERS in groups and not low.isdisjoint(_ORDER_WORDS):
                 _standing_order(finder, unit, start, sentence, low)
-            if _DESTROY in groups and _has(low, _DELETE_WORDS):
+            if _DESTROY in groups and not low.isdisjoint(_DELETE_WORDS):
                 _destruction(finder, unit, start, sentence)
-            if _BACKDOORS in groups and _has(low, _BACKDOOR_WORDS):
+            if _BACKDOORS in groups and not low.isdisjoint(_BACKDOOR_WORDS):
                 _backdoor(finder, unit, start, sentence)
             if _SLANT in groups:
                 _slant(finder, unit, start, sentence, low)
             if _REPORTS in groups:
                 _reports(finder, unit, start, sentence, low)
-        if _PAYMENT in groups and _has(low, _PAYMENT_WORDS):
+        if _PAYMENT in groups and not low.isdisjoint(_PAYMENT_WORDS):
             _payment(finder, unit, start, sentence)
-        if _DESTROY in groups and _has(low, _RM_WORDS) and "../" in sentence and (unit.code or "`" in sentence):
+        if (
+            _DESTROY in groups
+            and not low.isdisjoint(_RM_WORDS)
+            and "../" in sentence
+            and (unit.code or "`" in sentence)
+        ):
             _rm_parent(finder, unit, start, sentence)
 
 
@@ -1446,14 +1552,14 @@ def _order_in(sentence: str, near: str) -> tuple[re.Match[str], re.Match[str]] |
 
 
 def _standing_order(finder: _Finder, unit: _Unit, start: int, sentence: str, low: frozenset[str]) -> None:
-    found = _order_in(sentence, unit.near) if _has(low, _TRIGGER_WORDS) else None
+    found = _order_in(sentence, unit.near) if not low.isdisjoint(_TRIGGER_WORDS) else None
     if found is not None:
         trigger, order = found
         verb = " ".join((order.group("verb") or order.group("by") or "").split()).lower()
         what = _said(sentence, min(trigger.start(), order.start()))
         finder.add(STANDING_ORDER, unit, start, start + len(sentence), what=what, verb=_verb(verb))
         return
-    always = _ALWAYS_SCRIPT.search(sentence) if _has(low, _ALWAYS_WORDS) else None
+    always = _ALWAYS_SCRIPT.search(sentence) if not low.isdisjoint(_ALWAYS_WORDS) else None
     if always and not _CONDITION.search(sentence) and _counts(sentence, always.start(), always.end(), unit.near):
         finder.add(STANDING_ORDER, unit, start, start + len(sentence), what=_said(sentence, always.start()),
                    verb="run a script")  # fmt: skip
@@ -1600,6 +1706,24 @@ def _destroy_procedure(finder: _Finder, members: list[_Unit]) -> None:
                     finder.add(DESTRUCTION, unit, start + match.start(), start + match.end(), what=what)
 
 
+# The words of a file's lower-cased text that _destroy_procedure's shapes need: originals deleted where files are
+# encrypted (_ENCRYPT, the first two _DESTROY_SHAPES), or a list deleted with `rm $(cat …)` or xargs (_RM_LIST).
+_ENCRYPT_WORDS = ("encrypt", "password", "lock", "zip", "7z", "gpg", "openssl")
+_ORIGINAL_WORDS = ("original", "unencrypted", "plain", "unprotected", "unlocked")
+_DELETE_STEMS = ("delete", "remove", "erase", "wipe", "shred", "destroy", "purge", "unlink")
+
+
+def _may_destroy_together(file: TextFile) -> bool:
+    """A section of the file may hold steps that destroy together (_destroy_procedure). The words are tested on
+    the lower-cased file, which holds every letter a case-blind regex matches unless it has "ı" or "ſ" (they
+    match "i" and "s") or a letter that lowers to two ("İ", then the text is not `exact`): then any may."""
+    low, _, exact = file.lowered
+    if not exact or "ı" in low or "ſ" in low:
+        return True
+    encrypts = _has(low, _ENCRYPT_WORDS) and _has(low, _ORIGINAL_WORDS) and _has(low, _DELETE_STEMS)
+    return encrypts or "xargs" in low or ("cat" in low and ("$(" in low or "`cat" in low))
+
+
 def _scan_writes(members: list[_Unit], name: str) -> str | None:
     """The step of the section that writes what a scan found to `name`, said shortly."""
     base = name.rsplit("/", 1)[-1].lower()
@@ -1691,7 +1815,7 @@ def _placeholder(host: str) -> bool:
 
 def _slant(finder: _Finder, unit: _Unit, start: int, sentence: str, low: frozenset[str]) -> None:
     for shape, negation, words in _SLANT_SHAPES:
-        if not _has(low, words):
+        if low.isdisjoint(words):
             continue
         match = shape.search(sentence)
         if match is None:
@@ -1704,15 +1828,14 @@ def _slant(finder: _Finder, unit: _Unit, start: int, sentence: str, low: frozens
         return
 
 
-# Per group, the words one of whose detectors needs before any regex runs (the union over its detectors).
-_UNIT_WORDS: dict[str, tuple[str, ...]] = {
+# Per group, the words one of whose detectors needs before any regex runs (the union over its detectors); payment
+# and reports need pairs of words, which _may_fire tests.
+_UNIT_WORDS: dict[str, frozenset[str]] = {
     "orders": _ORDER_WORDS,
-    "destroy": (*_DELETE_WORDS, *_RM_WORDS),
+    "destroy": frozenset({*_DELETE_WORDS, *_RM_WORDS}),
     "backdoor": _BACKDOOR_WORDS,
-    "payment": _PAYMENT_WORDS,
-    "slant": tuple(word for _, _, words in _SLANT_SHAPES for word in words),
-    "reports": (*_NOT_WORDS, *_INSTEAD_WORDS, *_JUST_WORDS, *_EVIDENCE_WORDS, *_BYPASS_WORDS),
-    "sends": (),
+    "slant": frozenset(word for _, _, words in _SLANT_SHAPES for word in words),
+    "sends": frozenset(),
 }
 _PREFILTER_WORDS = tuple(
     sorted(
@@ -1721,7 +1844,8 @@ _PREFILTER_WORDS = tuple(
             *_DELETE_WORDS, *_BACKDOOR_WORDS, *_PAYMENT_WORDS, *_NOT_WORDS, *_BAKED_WORDS, *_EVIDENCE_WORDS,
             *_CHECK_WORDS, *_BYPASS_WORDS, *(word for _, _, words in _SLANT_SHAPES for word in words),
             *_SEND_VERBS, *_DESTINATIONS, *_SEND_CALLS, *_DESTROY_LINE_WORDS, *_REPORTS_LINE_WORDS, *_ORDER_WORDS,
-            *_PAYMENT_LINE_WORDS, *_BACKDOOR_LINE_WORDS,
+            *_PAYMENT_LINE_WORDS, *_BACKDOOR_LINE_WORDS, *_PROCEDURE_DESTROY_WORDS, *_LIBRARY_CALL_WORDS,
+            *_PAYMENT_ACTION_WORDS,
         }
     )
 )  # fmt: skip
@@ -1729,26 +1853,57 @@ _PREFILTER = ahocorasick_rs.AhoCorasick(list(_PREFILTER_WORDS), implementation=a
 
 
 def _present(low: str) -> frozenset[str]:
-    """The prefilter words a lower-cased sentence holds, found in one pass."""
-    return frozenset(_PREFILTER_WORDS[i] for i, _, _ in _PREFILTER.find_matches_as_indexes(low, overlapping=True))
+    """The prefilter words a lower-cased sentence holds, found in one pass (a match is its word, letter for letter:
+    taken as strings, the set is built without a Python loop)."""
+    return frozenset(_PREFILTER.find_matches_as_strings(low, overlapping=True))
+
+
+class _Words:
+    """The prefilter words of each text of one file, found once: a one-line paragraph is the line its needle's
+    narrowing read, and a unit's sentence rules, sends and destruction steps all test the same words."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, frozenset[str]] = {}
+
+    def __call__(self, text: str) -> frozenset[str]:
+        words = self.found.get(text)
+        if words is None:
+            words = self.found[text] = _present(text.lower())
+        return words
+
+
+def _may_fire(group: str, words: frozenset[str], plain: bool) -> bool:
+    """A sentence of a unit with these prefilter words may hold what one of the group's detectors needs (a
+    sentence holds some of its unit's words, never others). `plain`: the unit's text is _plain_case."""
+    if group == _PAYMENT:
+        return not words.isdisjoint(_PAYMENT_WORDS) and (not plain or not words.isdisjoint(_PAYMENT_ACTION_WORDS))
+    if group == _REPORTS:
+        negated = not words.isdisjoint(_NOT_WORDS)
+        return (
+            (negated and (not words.isdisjoint(_BAKED_WORDS) or not words.isdisjoint(_INSTEAD_WORDS)))
+            or (not words.isdisjoint(_JUST_WORDS) and not words.isdisjoint(_SCORE_WORDS))
+            or not words.isdisjoint(_EVIDENCE_WORDS)
+            or (not words.isdisjoint(_BYPASS_WORDS) and not words.isdisjoint(_CHECK_WORDS))
+        )  # the pairs _reports tests
+    return not words.isdisjoint(_UNIT_WORDS[group])
 
 
 def _reports(finder: _Finder, unit: _Unit, start: int, sentence: str, low: frozenset[str]) -> None:
-    negated = _has(low, _NOT_WORDS)
-    if negated and _has(low, _BAKED_WORDS) and not _CACHE_CONDITION.search(sentence):
+    negated = not low.isdisjoint(_NOT_WORDS)
+    if negated and not low.isdisjoint(_BAKED_WORDS) and not _CACHE_CONDITION.search(sentence):
         baked = _PREBAKED.search(sentence)
         if baked and _NO_REDERIVE.search(sentence):
             _quote(finder, PREBAKED_ANSWERS, unit, start, sentence, baked)
-    if negated and _has(low, _INSTEAD_WORDS) and not _CACHE_CONDITION.search(sentence):
+    if negated and not low.isdisjoint(_INSTEAD_WORDS) and not _CACHE_CONDITION.search(sentence):
         skipped = _SKIP_THE_WORK.search(sentence)
         if skipped and _counts_quietly(sentence, skipped, unit):
             _quote(finder, PREBAKED_ANSWERS, unit, start, sentence, skipped, counted=True)
-    if _has(low, _JUST_WORDS) and _has(low, _SCORE_WORDS):
+    if not low.isdisjoint(_JUST_WORDS) and not low.isdisjoint(_SCORE_WORDS):
         fixed = _FIXED_SCORE.search(sentence)
         if fixed and _counts(sentence, fixed.start(), fixed.end(), unit.near, clause=True):
             _quote(finder, PREBAKED_ANSWERS, unit, start, sentence, fixed, counted=True)
-    if _has(low, _EVIDENCE_WORDS):
-        omit = _OMIT.search(sentence) if _has(low, _FROM_WORDS) else None
+    if not low.isdisjoint(_EVIDENCE_WORDS):
+        omit = _OMIT.search(sentence) if not low.isdisjoint(_FROM_WORDS) else None
         if omit and not _HARMLESS_EVIDENCE.search(omit.group("q1") or omit.group("q2") or ""):
             _quote(finder, EVIDENCE_OMITTED, unit, start, sentence, omit)
         hidden = _NOT_REPORTED.search(sentence) if negated else None
@@ -1758,7 +1913,7 @@ def _reports(finder: _Finder, unit: _Unit, start: int, sentence: str, low: froze
             and _counts_quietly(sentence, hidden, unit)
         ):
             _quote(finder, EVIDENCE_OMITTED, unit, start, sentence, hidden, counted=True)
-    if _has(low, _BYPASS_WORDS) and _has(low, _CHECK_WORDS):
+    if not low.isdisjoint(_BYPASS_WORDS) and not low.isdisjoint(_CHECK_WORDS):
         marker = _MARKER.search(sentence)
         if marker:
             _quote(finder, MARKER_BYPASS, unit, start, sentence, marker)
@@ -1796,25 +1951,30 @@ class _Send:
     prose_object: str  # what a sentence says it sends ("the contents of cp.txt", "them")
 
 
-def _sends(unit: _Unit) -> Iterator[_Send]:
+def _sends(unit: _Unit, words: frozenset[str]) -> Iterator[_Send]:
+    """The sends of a unit. A shape is searched for only where the unit's prefilter words (`words`) hold a word
+    every match of it holds, or where its text has letters that keep the words from telling (_plain_case)."""
     text = unit.text
-    for curl in _CURL.finditer(text):
-        command = curl.group(0)
-        if not _CURL_SENDS.search(command):
-            continue
-        url = URL.search(command)
-        carried = [m.group("file") or m.group("file2") or "" for m in _CURL_FILE.finditer(command)]
-        carried += [_placeholder_name(m) for m in _PLACEHOLDER.finditer(command)]
-        carried = [c.lstrip("@") for c in carried if c.lstrip("@") not in ("", "-")]  # "@-": stdin, not a file
-        if carried:
-            yield _Send(curl.start(), curl.end(), url_host(url.group(0)) if url else None, tuple(carried), "")
-    for call in _LIBRARY_SEND.finditer(text):
-        window = text[call.start() : call.start() + 400]
-        url = URL.search(window)
-        carried = [_placeholder_name(m) for m in _PLACEHOLDER.finditer(window)] or ["<data>"]
-        yield _Send(call.start(), call.end(), url_host(url.group(0)) if url else None, tuple(carried), "")
-    if unit.code:
-        return
+    plain = _plain_case(text)
+    if not plain or "curl" in words:
+        for curl in _CURL.finditer(text):
+            command = curl.group(0)
+            if not _CURL_SENDS.search(command):
+                continue
+            url = URL.search(command)
+            carried = [m.group("file") or m.group("file2") or "" for m in _CURL_FILE.finditer(command)]
+            carried += [_placeholder_name(m) for m in _PLACEHOLDER.finditer(command)]
+            carried = [c.lstrip("@") for c in carried if c.lstrip("@") not in ("", "-")]  # "@-": stdin, not a file
+            if carried:
+                yield _Send(curl.start(), curl.end(), url_host(url.group(0)) if url else None, tuple(carried), "")
+    if not plain or _has(words, _LIBRARY_CALL_WORDS):
+        for call in _LIBRARY_SEND.finditer(text):
+            window = text[call.start() : call.start() + 400]
+            url = URL.search(window)
+            carried = [_placeholder_name(m) for m in _PLACEHOLDER.finditer(window)] or ["<data>"]
+            yield _Send(call.start(), call.end(), url_host(url.group(0)) if url else None, tuple(carried), "")
+    if unit.code or (plain and not _has(words, _SEND_VERBS)):
+        return  # every verb of _PROSE_SEND is one of _SEND_VERBS
     for offset, sentence in sentences(text):
         for prose in _PROSE_SEND.finditer(sentence):
             url = URL.search(sentence, prose.start())
@@ -1823,15 +1983,26 @@ def _sends(unit: _Unit) -> Iterator[_Send]:
             yield _Send(offset + prose.start(), offset + prose.end(), host, (), obj)
 
 
+# Letters that case-blind regexes match for an ASCII "i" or "s" but that lower-case to something else ("İ" to two
+# characters): in a text without them, every word a regex's match holds is in the lower-cased text too.
+_CASE_TRAPS = re.compile("[ıİſ]")
+
+
+def _plain_case(text: str) -> bool:
+    return text.isascii() or _CASE_TRAPS.search(text) is None  # isascii: a flag of the string, no scan
+
+
 def _placeholder_name(match: re.Match[str]) -> str:
     return "<" + (match.group("name") or match.group("brace") or "").strip() + ">"
 
 
-def _collect_and_send(finder: _Finder, procedure: Callable[[], list[_Unit]], unit: _Unit) -> None:
+def _collect_and_send(
+    finder: _Finder, procedure: Callable[[], list[_Unit]], unit: _Unit, words: frozenset[str]
+) -> None:
     """The sends of a unit, each with what the procedure around it (built only when needed) collects."""
     members: list[_Unit] | None = None
     teaching: bool | None = None
-    for send in _sends(unit):
+    for send in _sends(unit, words):
         if teaching is None:
             teaching = reading._teaching(unit.near)
         if teaching:
