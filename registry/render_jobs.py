@@ -82,7 +82,7 @@ def render_skill(job: RenderJob, settings: PageSettings) -> Rendered:
     started = time.perf_counter()
     try:
         with time_limit(settings.limits.skill_seconds):
-            contents = load_contents(skill, settings.limits)
+            contents = load_contents(skill.location, settings.limits)
             if isinstance(skill.document, Outline):  # the text is not carried between stages: read it again
                 skill.document = read_document(contents["SKILL.md"], skill.location.skill_md_path, settings.limits)
             context = SkillContext(

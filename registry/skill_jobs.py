@@ -76,12 +76,13 @@ def time_limit(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def load_contents(skill: Skill, limits: Limits) -> dict[str, bytes]:
+def load_contents(location: SkillLocation, limits: Limits) -> dict[str, bytes]:
+    """Every published file of a skill, read once and checked against the digest the crawl took."""
     contents: dict[str, bytes] = {}
-    for skill_file in skill.location.files:
+    for skill_file in location.files:
         data = crawl.read_bytes(skill_file, max(limits.skill_md_bytes, limits.file_bytes))
         if "sha256:" + hashlib.sha256(data).hexdigest() != skill_file.digest:
-            raise SourceChanged(f"{skill.location.rel_folder}/{skill_file.path} changed while the build was running")
+            raise SourceChanged(f"{location.rel_folder}/{skill_file.path} changed while the build was running")
         contents[skill_file.path] = data
     return contents
 
@@ -119,10 +120,15 @@ def isolated(path: str, limits: Limits, failures: list[Finding], changed_fails: 
 def analyse_skill(location: SkillLocation, limits: Limits, policy: Policy) -> Analysed:
     failures: list[Finding] = []
     with isolated(location.skill_md_path, limits, failures):
-        skill = parse_skill(location, limits)
+        try:  # read once, for the parser and the scoring alike; an unreadable file is the parser's to report
+            contents: dict[str, bytes] | None = load_contents(location, limits)
+        except OSError:
+            contents = None
+        skill = parse_skill(location, limits, contents=contents)
         content = None
         if skill.description is not None:  # every skill a client could load is scored: it may be published
-            content = score_content(skill, load_contents(skill, limits), policy)
+            content = score_content(skill, contents if contents is not None else load_contents(location, limits),
+                                    policy)  # fmt: skip
         # Parsing and scoring keep what later stages need (fields, references, Skill.body_headings ...)
         # and rendering reads the file again: only the outline is carried on (registry/model.py).
         skill.document = skill.document.outline

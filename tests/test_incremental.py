@@ -304,10 +304,10 @@ def test_one_skill_that_crashes_the_parser_is_reported_and_the_rest_build(
 ):
     real = skill_jobs.parse_skill
 
-    def fragile(location, limits):
+    def fragile(location, limits, **kwargs):
         if location.id.endswith("regex-explainer"):
             raise KeyError("boom")
-        return real(location, limits)
+        return real(location, limits, **kwargs)
 
     monkeypatch.setattr(skill_jobs, "parse_skill", fragile)
     result = build(options(registry_repo, tmp_path / "site"))
@@ -325,11 +325,11 @@ def test_a_skill_over_the_time_limit_is_left_out_with_the_limit_named(registry_r
     policy.write_text(text + ("\nlimits:\n  skill_seconds: 1\n" if "limits:" not in text else ""))
     real = skill_jobs.parse_skill
 
-    def slow(location, limits):
+    def slow(location, limits, **kwargs):
         if location.id.endswith("log-triage"):
             while True:  # a pathological skill: never finishes on its own
                 os.sched_yield()
-        return real(location, limits)
+        return real(location, limits, **kwargs)
 
     monkeypatch.setattr(skill_jobs, "parse_skill", slow)
     result = build(options(registry_repo, tmp_path / "site"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
@@ -11,7 +11,7 @@ from registry import checksum, crawl
 from registry.config import Limits
 from registry.dialects import DIALECTS, KNOWN_FIELDS, Dialect, ParseContext
 from registry.dialects.standard import check_invisible
-from registry.model import Document, Skill, SkillLocation
+from registry.model import Document, Skill, SkillFile, SkillLocation
 from registry.parse.body import body_lines
 from registry.parse.document import read_document
 from registry.rules import fields as rules
@@ -23,7 +23,14 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 HEADING = re.compile(r"^#{1,6}\s+\S", re.M)
 
 
-def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dialect] = DIALECTS) -> Skill:
+def parse_skill(
+    location: SkillLocation,
+    limits: Limits,
+    dialects: Sequence[Dialect] = DIALECTS,
+    contents: Mapping[str, bytes] | None = None,
+) -> Skill:
+    """Read, parse and check one skill; `contents`, the skill's files already read (skill_jobs.load_contents,
+    which checked them against the crawl's digests), spares reading them again."""
     path = location.skill_md_path
     size = location.skill_md_file.size
     if size > limits.skill_md_bytes:
@@ -31,7 +38,7 @@ def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dial
         skill.findings.append(reading.SKILL_MD_TOO_LARGE.at(path, None, None, actual=size, limit=limits.skill_md_bytes))
         return skill
     try:
-        data = crawl.read_bytes(location.skill_md_file, limits.skill_md_bytes)
+        data = _read(location.skill_md_file, limits.skill_md_bytes, contents)
     except OSError as err:
         document = Document("", None, "", "", 1)
         skill = Skill(location, document)
@@ -64,7 +71,7 @@ def parse_skill(location: SkillLocation, limits: Limits, dialects: Sequence[Dial
             line = document.key_lines.get(unknown[0])
             skill.findings.append(rules.UNKNOWN_FIELD.at(path, line, 1, fields=", ".join(unknown)))
     _check_references(skill, context)
-    _check_support_files(skill, limits)
+    _check_support_files(skill, limits, contents)
     return skill
 
 
@@ -98,13 +105,23 @@ TEXT_SUFFIXES = frozenset(
 )
 
 
-def _check_support_files(skill: Skill, limits: Limits) -> None:
+def _read(skill_file: SkillFile, limit: int, contents: Mapping[str, bytes] | None) -> bytes:
+    """A file's bytes: from `contents` when given, else read; over `limit` is an OSError either way."""
+    data = contents.get(skill_file.path) if contents is not None else None
+    if data is None:
+        return crawl.read_bytes(skill_file, limit)
+    if len(data) > limit:
+        raise OSError(f"{skill_file.path} grew past {limit} bytes")
+    return data
+
+
+def _check_support_files(skill: Skill, limits: Limits, contents: Mapping[str, bytes] | None = None) -> None:
     """Invisible and bidirectional characters hide text anywhere, not only in SKILL.md."""
     for skill_file in skill.location.files[1:]:
         if PurePosixPath(skill_file.path).suffix.lower() not in TEXT_SUFFIXES:
             continue
         try:
-            text = crawl.read_bytes(skill_file, limits.file_bytes).decode("utf-8", errors="replace")
+            text = _read(skill_file, limits.file_bytes, contents).decode("utf-8", errors="replace")
         except OSError:
             continue
         shown = (

@@ -239,7 +239,7 @@ def _scored(folder: Path, skill_id: str):
     (location,) = crawl.crawl(folder, Limits()).locations
     location = dataclasses.replace(location, id=skill_id)
     skill = parse_skill(location, Limits())
-    return skill, score_content(skill, load_contents(skill, Limits()), Policy())
+    return skill, score_content(skill, load_contents(skill.location, Limits()), Policy())
 
 
 def test_find_clones_is_callable_on_its_own_and_fingerprints_are_small(tmp_path):

@@ -23,7 +23,7 @@ for root in (Path("tests/risk_cases"), Path("skills-index")):
         skill = parse_skill(location, limits)
         if skill.name is None or skill.description is None:
             continue
-        result = assess(skill, load_contents(skill, limits))
+        result = assess(skill, load_contents(skill.location, limits))
         entry = [location.id, result.level, list(result.reasons), [f.to_json() for f in result.findings],
                  result.card.to_json(), [u.to_json() for u in result.card.uses]]
         digest.update(json.dumps(entry, sort_keys=True).encode())
