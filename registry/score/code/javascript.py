@@ -46,6 +46,7 @@ from registry.score.code.model import (
     fetch_label,
     locating_host,
     sanitised,
+    spelled_each,
 )
 from registry.score.code.treesitter import parser
 from registry.score.vocabulary import URL, url_host
@@ -974,20 +975,7 @@ class _Reader:
         if not several:
             text = self.literal(node)
             return [text] if text else []
-        name = several[0]
-        saved = self.constants.get(name)
-        out: list[str] = []
-        try:
-            for value in self.choices[name]:
-                self.constants[name] = value
-                text = self.literal(node)
-                if text and text not in out:
-                    out.append(text)
-        finally:
-            if saved is None:
-                self.constants.pop(name, None)
-            else:
-                self.constants[name] = saved
+        out = spelled_each(self.constants, several[0], self.choices[several[0]], lambda: self.literal(node))
         self.spelled += len(out)
         return out[:MAX_CHOICES]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from registry.score.card import ENV, HOST, PATH, PERSISTENCE, WHOLE_ENVIRONMENT, Use
@@ -254,3 +255,24 @@ class Facts:
         use = Use(kind, value, self.unit.path, self.line(row), self.unit.origin, sensitive, detail, self.evidence(row))
         self.uses.append(use)
         return use
+
+
+def spelled_each(
+    constants: dict[str, str], name: str, values: Iterable[str], spell: Callable[[], str | None]
+) -> list[str]:
+    """What `spell` makes of an expression with `name` bound to each of `values` in turn (a loop over a list of
+    paths), each text once, in order; `constants` is left as it was. The Python and JavaScript readers share it."""
+    saved = constants.get(name)
+    out: list[str] = []
+    try:
+        for value in values:
+            constants[name] = value
+            text = spell()
+            if text and text not in out:
+                out.append(text)
+    finally:
+        if saved is None:
+            constants.pop(name, None)
+        else:
+            constants[name] = saved
+    return out

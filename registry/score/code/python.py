@@ -41,6 +41,7 @@ from registry.score.code.model import (
     fetch_label,
     locating_host,
     sanitised,
+    spelled_each,
     substitute,
 )
 from registry.score.vocabulary import SENDING_PROGRAMS, URL, url_host
@@ -600,20 +601,8 @@ class _Reader:
         if not several:
             text = self.literal(node)
             return [text] if text else []
-        name = several[0]  # one name varied: a path joined from two looped lists is past what a reader follows
-        saved = self.constants.get(name)
-        out: list[str] = []
-        try:
-            for value in self.choices[name]:
-                self.constants[name] = value
-                text = self.literal(node)
-                if text and text not in out:
-                    out.append(text)
-        finally:
-            if saved is None:
-                self.constants.pop(name, None)
-            else:
-                self.constants[name] = saved
+        # one name varied: a path joined from two looped lists is past what a reader follows
+        out = spelled_each(self.constants, several[0], self.choices[several[0]], lambda: self.literal(node))
         self.spelled += len(out)
         return out[:MAX_CHOICES]
 
