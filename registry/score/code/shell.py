@@ -45,7 +45,7 @@ from registry.score.code.model import (
     fetch_label,
     locating_host,
 )
-from registry.score.code.treesitter import parser
+from registry.score.code.treesitter import parse_bash
 from registry.score.vocabulary import URL, url_host
 
 MAX_DEPTH = 120  # nested syntax deeper than this is not walked (the rest of the file still is)
@@ -188,7 +188,7 @@ def analyse(facts: Facts, source: str, fixed_row: int | None = None, row_offset:
     file written there and run here, or the reverse, is one flow.
     """
     data = source.encode("utf-8", errors="replace")
-    tree = parser("bash").parse(data)
+    tree = parse_bash(data)
     state = _State(facts, fixed_row, row_offset, nested)
     if files is not None:
         state.files = files
