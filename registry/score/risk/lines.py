@@ -25,8 +25,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
-from registry.parse.body import may_open_fence
-
 CODE, INLINE, PROSE, CONFIG, DATA, COMMENT = "code", "inline", "prose", "config", "data", "comment"
 PROSE_BLOCK = -1  # the block number of Markdown prose: never the same place as a code block
 
@@ -250,16 +248,19 @@ def _markdown_lines(physical: list[str], first: int, path: str, block: int) -> t
     fence: str | None = None
     language = ""
     intro = ""
-    recent: list[str] = []  # the last two non-empty lines before the current one, outside fences
+    # The last two non-empty lines before the current one, outside fences ("" when there is none).
+    earlier = last = ""
     header = ""
     code: list[tuple[int, str]] = []
-    for index, text in enumerate(physical):
-        number = first + index
-        match = _FENCE.match(text) if may_open_fence(text) else None
+    number = first - 1
+    for text in physical:
+        number += 1
+        head = text[:6]  # registry.parse.body.may_open_fence, inlined: this loop runs for every line
+        match = _FENCE.match(text) if "```" in head or "~~~" in head else None
         if fence is None and match:
             fence = match.group(1)[0] * len(match.group(1))
             language = match.group(2).lower()
-            intro = "\n".join(recent)
+            intro = f"{earlier}\n{last}" if earlier else last
             block += 1
             code = []
             continue
@@ -268,22 +269,21 @@ def _markdown_lines(physical: list[str], first: int, path: str, block: int) -> t
                 if language not in NON_CODE_FENCES:
                     lines += _code_lines(code, path, language or "text", block, intro)
                 fence = None
-                recent = []
+                earlier = last = ""
                 continue
             code.append((number, text))
             continue
         stripped = text.lstrip()
         if not stripped:
             continue
-        near = recent[-1] if recent else ""
         if "`" not in text and stripped[0] != "|":  # most prose: one cell, no code span
-            lines.append(Line(path, text, PROSE, ((0, number, 1),), near, "markdown", PROSE_BLOCK))
+            lines.append(Line(path, text, PROSE, ((0, number, 1),), last, "markdown", PROSE_BLOCK))
         else:
             is_row = stripped[0] == "|"
-            if is_row and not (recent and recent[-1].lstrip().startswith("|")):
+            if is_row and not last.lstrip().startswith("|"):
                 header = text  # a table's first row names its columns ("Risk", "Blocked" ...)
-            lines += _prose_line(text, number, path, f"{header}\n{near}" if is_row else near, PROSE_BLOCK)
-        recent = [near, text] if near else [text]
+            lines += _prose_line(text, number, path, f"{header}\n{last}" if is_row else last, PROSE_BLOCK)
+        earlier, last = last, text
     if fence is not None and language not in NON_CODE_FENCES:  # an unclosed fence runs to the end
         lines += _code_lines(code, path, language or "text", block, intro)
     return lines, block
@@ -330,12 +330,6 @@ def _comment_prefix(suffix: str) -> tuple[str, ...]:
     return ("#",)
 
 
-def _is_comment(text: str, prefixes: tuple[str, ...]) -> bool:
-    # Every prefix is at most 5 characters, and lowering the head gives the head of the lowered line.
-    stripped = text.lstrip()[:5].lower()
-    return stripped.startswith("#!") or stripped.startswith(prefixes)
-
-
 def _script_lines(physical: list[str], path: str, name: str, block: int) -> list[Line]:
     suffix = PurePosixPath(name).suffix.lower()
     prefixes = _comment_prefix(suffix)
@@ -372,12 +366,21 @@ def _code_lines(
     index = 0
     while index < len(numbered):
         number, text = numbered[index]
-        if not text.strip():
+        stripped = text.lstrip()
+        if not stripped:
             index += 1
             continue
-        if _is_comment(text, comments):
+        # A comment: every prefix is at most 5 characters, and lowering the head gives the lowered line's head.
+        head = stripped[:5].lower()
+        if head.startswith("#!") or head.startswith(comments):
             lines.append(Line(path, text, COMMENT, ((0, number, 1),), f"{intro}\n{previous_comment}", language, block))
             previous_comment = text
+            index += 1
+            continue
+        near = f"{intro}\n{previous_comment}" if previous_comment else intro
+        if not text.rstrip().endswith(_CONTINUATIONS):  # most lines: one physical line, one command
+            lines.append(Line(path, text, CODE, ((0, number, 1),), near, language, block, 1))
+            previous_comment = ""
             index += 1
             continue
         spans = [(0, number, 1)]
@@ -391,7 +394,6 @@ def _code_lines(
             spans.append((len(joined), following_number, 1))
             joined += following
             count += 1
-        near = f"{intro}\n{previous_comment}" if previous_comment else intro
         lines.append(Line(path, joined, CODE, tuple(spans), near, language, block, count))
         previous_comment = ""
         index += count
