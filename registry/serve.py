@@ -12,7 +12,10 @@ import errno
 import functools
 import http.server
 import re
+import signal
+import sys
 import threading
+import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -101,6 +104,12 @@ class SiteServer(http.server.ThreadingHTTPServer):
     request_queue_size = 128
     daemon_threads = True
 
+    def handle_error(self, request, client_address) -> None:
+        # A client that went away mid-answer (a browser tab closed, a fetch timed out) is not an error worth a
+        # traceback in the author's terminal; anything else still gets one.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 def make_server(site: Path, bind: str, port: int) -> SiteServer:
     handler = functools.partial(SiteHandler, directory=str(site), header_rules=load_header_rules())
@@ -134,22 +143,59 @@ def _next_port(port: int) -> int:
 
 def serve_site(server: SiteServer, rebuild: Callable[[set[str]], None] | None = None,
                watched: list[Path] | None = None) -> None:  # fmt: skip
-    """Serve until Ctrl+C; with `rebuild`, watch `watched` and rebuild on every change.
+    """Serve until Ctrl+C (or SIGTERM); with `rebuild`, watch `watched` and rebuild on every change.
 
     The build swaps the new site in atomically, so a reader never sees a half-built site.
+
+    Stopping does not rely on KeyboardInterrupt reaching this function: Python drops an exception
+    raised while a finaliser runs ("Exception ignored in ..."), so an interrupt that lands there would
+    be lost and the server would run on. The signal sets `stop` instead, which the watcher checks every
+    100 ms; only during a rebuild does it also raise KeyboardInterrupt, to end the build at once (were
+    that exception lost, the build would finish and the loop would still see `stop`).
     """
     import watchfiles
 
+    stop = _Flag()  # set by the signal handler, read by the watcher (watchfiles asks `stop_event.is_set()`)
+    rebuilding = _Flag()
+
+    def on_signal(signum, frame) -> None:
+        stop.value = True
+        if rebuilding.value:
+            rebuilding.value = False  # once: a second signal during the same unwinding must not raise again
+            raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         if rebuild is None or not watched:
-            thread.join()
+            while not stop.value:
+                time.sleep(0.1)
         else:
-            for changes in watchfiles.watch(*watched, debounce=300, step=100):
-                rebuild({path for _, path in changes})
+            changes_seen = watchfiles.watch(*watched, debounce=300, step=100, stop_event=stop, raise_interrupt=False)
+            for changes in changes_seen:
+                if stop.value:
+                    break
+                rebuilding.value = True
+                try:
+                    rebuild({path for _, path in changes})
+                finally:
+                    rebuilding.value = False
     except KeyboardInterrupt:
         pass
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         server.shutdown()
         server.server_close()
+
+
+class _Flag:
+    """A bool the signal handler sets. Not a threading.Event: setting one takes a lock, and a handler runs in
+    the main thread between any two bytecodes, possibly while that thread holds the same lock."""
+
+    def __init__(self) -> None:
+        self.value = False
+
+    def is_set(self) -> bool:
+        return self.value

@@ -8,6 +8,7 @@ more than it saves.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -64,5 +65,15 @@ class Workers:
             # threaded process can deadlock; the server imports the package once for every worker.
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["registry.skill_jobs"])
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_leave_interrupts)
         return self._pool
+
+
+def _leave_interrupts() -> None:
+    """Workers ignore Ctrl+C: a terminal sends it to the whole process group, and the build process decides.
+
+    Were a worker to take it, one idle in the pool's queue would die with a traceback of its own, and
+    the pool would be marked broken under the build; the build process instead stops handing out work
+    and waits for the skills already started, each bounded by its time limit.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

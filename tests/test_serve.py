@@ -1,10 +1,12 @@
 """`skill-registry serve`: production headers from netlify.toml, a real 404, and rebuilds on change."""
 
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -71,3 +73,80 @@ def test_serve_builds_serves_and_rebuilds_on_change(tmp_path):
         os.killpg(process.pid, signal.SIGINT)
         output = process.communicate(timeout=30)[0]
     assert "Changed:" in output and "rebuilding" in output
+
+
+def test_ctrl_c_stops_serve_at_any_point_of_a_rebuild(tmp_path):
+    """Ctrl+C ends `serve` promptly wherever it lands: before, during and after a rebuild that uses the worker
+    processes, with the CPU busy. Interrupt points are spread over the measured rebuild time, with jitter."""
+    source = tmp_path / "src"
+    count = 60  # above registry.workers.MIN_PARALLEL: the rebuild runs in worker processes
+
+    def write_all(version: int) -> None:
+        for index in range(count):
+            body = f"Version {version} of skill {index}. " * 20
+            write_skill(source, f"p/s{index:02d}", simple_skill(f"s{index:02d}", body=body))
+
+    write_all(0)
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(max(2, os.cpu_count() or 2))]
+    rng = random.Random(23)
+    rebuild_seconds = 1.0  # replaced by the first rebuild's own time
+    rounds = 10
+    try:
+        for round_number in range(rounds):
+            lines: list[tuple[float, str]] = []
+            process = subprocess.Popen(
+                [sys.executable, "-m", "registry.cli", "serve", "--source", str(source), "--out",
+                 str(tmp_path / "site"), "--port", "0"],
+                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            )  # fmt: skip
+            reader = threading.Thread(target=_collect, args=(process, lines), daemon=True)
+            reader.start()
+            try:
+                assert _wait_line(lines, "Serving", 120), "serve did not start:\n" + _shown(lines)
+                write_all(round_number + 1)
+                assert _wait_line(lines, "rebuilding", 60), "no rebuild after a change:\n" + _shown(lines)
+                started = next(at for at, text in lines if "rebuilding" in text)
+                point = (round_number + rng.random()) / rounds * 1.3 * rebuild_seconds  # a few land after it ends
+                time.sleep(max(0.0, started + point - time.monotonic()))
+            finally:
+                os.killpg(process.pid, signal.SIGINT)
+                stopped = time.monotonic()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                raise AssertionError(
+                    f"round {round_number}: serve ran on 20 s after Ctrl+C:\n{_shown(lines)}"
+                ) from None
+            reader.join(timeout=10)
+            took = time.monotonic() - stopped
+            output = _shown(lines)
+            assert process.returncode == 0, f"round {round_number}: exit {process.returncode}\n{output}"
+            assert "Traceback" not in output, f"round {round_number}:\n{output}"
+            assert took < 20
+            finished = [at for at, text in lines if " published, " in text and at > started]
+            if round_number == 0 and finished:
+                rebuild_seconds = finished[0] - started
+            assert (tmp_path / "site" / "index.html").is_file(), "Ctrl+C left no site behind"
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
+def _collect(process: subprocess.Popen, lines: list[tuple[float, str]]) -> None:
+    for text in process.stdout:
+        lines.append((time.monotonic(), text.rstrip("\n")))
+
+
+def _wait_line(lines: list[tuple[float, str]], needle: str, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(needle in text for _, text in list(lines)):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _shown(lines: list[tuple[float, str]]) -> str:
+    return "\n".join(text for _, text in list(lines))[-4000:]
