@@ -1,7 +1,8 @@
-"""CLI search latency in its own process: `python -m bench.query_latency INDEX_DIR QUERIES.yaml`.
+"""CLI search latency in its own process: `python -m bench.query_latency SITE QUERIES.yaml`.
 
 Imports `registry.search.query.search` as `skill-registry search` does, times the first query
-(cold: opening the index) apart, then every relevance query; prints JSON with p50 and p95.
+apart, then every relevance query (each reads the site's shards afresh, as a new `skill-registry
+search` process does); prints JSON with p50 and p95.
 """
 
 from __future__ import annotations
@@ -23,18 +24,18 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
-    index, queries_file = Path(args[0]), Path(args[1])
+    site, queries_file = Path(args[0]), Path(args[1])
     queries = [item["query"] for item in yaml.safe_load(queries_file.read_text())]
     started = time.perf_counter()
     from registry.search.query import search
 
     imported = time.perf_counter()
-    first = search(index, "warm up")
+    first = search(site, "warm up")
     warm = time.perf_counter()
     timings, hits = [], 0
     for query in queries:
         begin = time.perf_counter()
-        results = search(index, query)
+        results = search(site, query)
         timings.append((time.perf_counter() - begin) * 1000)
         hits += bool(results)
     timings.sort()

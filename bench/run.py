@@ -236,9 +236,8 @@ def change_one_skill(repo: Path, skills_paths: list[str]) -> str:
 
 
 def query_latency(out: Path) -> dict:
-    from registry.build import search_cache
 
-    command = [sys.executable, "-m", "bench.query_latency", str(search_cache(out) / "whoosh"), str(QUERIES)]
+    command = [sys.executable, "-m", "bench.query_latency", str(out), str(QUERIES)]
     result = _checked(measure(command), "query latency")
     data = json.loads(result["stdout"])
     data["process_seconds"] = result["seconds"]

@@ -342,7 +342,7 @@ def check_pr(base: str, head: str, actor: str | None, output_format: str, source
     type=click.Path(file_okay=False, path_type=Path),
     default=DEFAULT_OUT,
     show_default=True,
-    help="A built site (its search index is kept in .<site>.cache/ beside it).",
+    help="A built site: its search/ shards, and the whole descriptions kept in .<site>.cache/ beside it.",
 )
 @click.option("--category", help="Only this category.")
 @click.option("--trust", type=click.Choice(["official", "verified", "community"]), help="Only this trust tier.")
@@ -358,20 +358,18 @@ def search(
 
     Results go to stdout. When nothing matches, the reason says which filter left nothing.
     """
-    from registry.config import search_cache
     from registry.search.present import no_results_reason, print_results, results_json
-    from registry.search.query import Filters
+    from registry.search.query import Filters, has_index
     from registry.search.query import search as run_search
 
-    index_dir = search_cache(site) / "whoosh"
-    if not index_dir.is_dir():
+    if not has_index(site):
         command = "skill-registry build" + ("" if site == DEFAULT_OUT else f" --out {site}")
         what = "does not exist" if not site.exists() else "has no search index"
         click.echo(f"error: {site} {what}; build the site first: {command}", err=True)
         sys.exit(2)
     filters = Filters(category, trust, dialect, risk)
-    ranked = run_search(index_dir, query, filters, limit)
-    reason = None if ranked else no_results_reason(index_dir, query, filters)
+    ranked = run_search(site, query, filters, limit)
+    reason = None if ranked else no_results_reason(site, query, filters)
     if as_json:
         click.echo(results_json(query, ranked))
         if reason:

@@ -55,6 +55,14 @@ def test_validate_of_one_skill_imports_no_renderer(tmp_path):
     assert modules_loaded_by("validate", str(folder)) & set(RENDERING) == set()
 
 
+def test_search_reads_the_shards_without_whoosh_or_numpy(tmp_path):
+    # A fresh process per query: it reads the site's shards, and imports neither the index library nor numpy.
+    out = tmp_path / "site"
+    run("build", "--source", str(SKILLS_INDEX), "--out", str(out))
+    loaded = modules_loaded_by("search", "--site", str(out), "--json", "commit message")
+    assert loaded & {"whoosh", "numpy", "rich", "jinja2", "tree_sitter", "yaml"} == set()
+
+
 def test_help_lists_every_command_uncut_and_every_option_explained():
     listing = run("--help").output
     commands = main.list_commands(click.Context(main))

@@ -15,7 +15,7 @@ from conftest import REPO_ROOT, simple_skill, write_skill
 from pr_support import check, codes, pull_request, skill_md
 from site_checks import check_index_json, check_well_known
 
-from registry.build import build, search_cache
+from registry.build import build
 from registry.config import BuildOptions
 from registry.model import Severity
 from registry.reference.catalog import LOADING_CODES, all_rules
@@ -101,7 +101,7 @@ def test_a_title_case_name_is_published_marked_and_listed_under_its_folder_name(
     assert "name: Metasploit Framework" in served  # the bytes are the author's; only the index name differs
     assert "metasploit-framework" in {e["name"] for e in v1["skills"]}
 
-    hits = search(search_cache(out) / "whoosh", "metasploit")
+    hits = search(out, "metasploit")
     assert [hit.record.id for hit in hits][:1] == ["sec/metasploit-framework"]
     browse = (out / "browse" / "index.html").read_text()
     assert "2 errors</span>" in browse

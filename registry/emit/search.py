@@ -1,4 +1,4 @@
-"""Search outputs: the Whoosh index (CLI) and the static shards the site and agents read.
+"""Search outputs: the Whoosh index, and the static shards the site, agents and the CLI read.
 
 The Whoosh index stays in the build cache beside the site (`.<out>.cache/whoosh`): its segment
 names are random, and the site must be byte-for-byte reproducible. The shards (format 2, laid
@@ -9,6 +9,7 @@ that hold a word, a name or a record of a skill that changed.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -87,7 +88,9 @@ class ShardWriter:
 
 
 def write_shards(writer: SiteOutput, documents: list[SearchDocument], directory: Path, stats: IndexStats,
-                 state: BuildState, code: str) -> ShardWriter:  # fmt: skip
+                 state: BuildState, code: str, descriptions: Path) -> ShardWriter:  # fmt: skip
+    """The site's `search/` files from the Whoosh index in `directory`, and in `descriptions` (build cache) the
+    descriptions the docs files shorten, for the CLI (shards.SiteSource)."""
     meta = read_meta(directory)
     slots = assign_slots(doc.id for doc in documents)
     buckets = bucket_count(meta["live"])
@@ -123,10 +126,13 @@ def write_shards(writer: SiteOutput, documents: list[SearchDocument], directory:
     ):
         changed_chunks = {slot // size for slot in stats.changed_slots}
         for number in range(-(-meta["size"] // size)):
-            if cold or number in changed_chunks or not out.keep(f"{folder}/{number}.json"):
-                span = range(number * size, min((number + 1) * size, meta["size"]))
+            span = range(number * size, min((number + 1) * size, meta["size"]))
+            kept = not cold and number not in changed_chunks and out.keep(f"{folder}/{number}.json")
+            if not kept:
                 chunk = [value(records[slot]) if slot in records else None for slot in span]
                 out.write(f"{folder}/{number}.json", dump_json(chunk))
+            if folder == "docs" and not (kept and shards.description_file(descriptions, number).is_file()):
+                write_descriptions(descriptions, number, [records.get(slot) for slot in span])
 
     # Names and filters are small and depend on every skill: made whole each time (unchanged bytes are not rewritten).
     names: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -151,6 +157,24 @@ def write_shards(writer: SiteOutput, documents: list[SearchDocument], directory:
     out.removed = sum(1 for path in (saved or {}).get("files", {}) if path not in out.files and path in writer.served)
     state.set_meta(STATE_KEY, {"code": code, "buckets": buckets, "files": out.files})
     return out
+
+
+def write_descriptions(folder: Path, number: int, documents: list[SearchDocument | None]) -> None:
+    """`shards.description_file`: per document of the docs chunk, [id, whole description] when the chunk shortens
+    it, else null; no file when it shortens none. Written whole to a temporary name first: a reader never sees half
+    a file."""
+    chunk = [[doc.id, doc.description] if doc is not None and doc.shortened else None for doc in documents]
+    path = shards.description_file(folder, number)
+    if not any(chunk):
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = dump_json(chunk)
+    if path.is_file() and path.read_bytes() == data:
+        return
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
 
 
 class IndexPostingsOpen:
@@ -215,7 +239,7 @@ def emit_search(
     directory = cache / "whoosh"
     stats = update_index(directory, documents, code)
     started = time.perf_counter()
-    written = write_shards(writer, documents, directory, stats, state, code)
+    written = write_shards(writer, documents, directory, stats, state, code, cache / shards.DESCRIPTIONS)
     return SearchStats(
         stats, written.written, written.kept, written.changed + written.removed, time.perf_counter() - started
     )

@@ -16,6 +16,7 @@ from registry.search.terms import MAX_BODY_CHARS, normalized, word_weights
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.M)
 MAX_HEADINGS = 60
 MAX_TRIGGERS = 200
+SHOWN_DESCRIPTION = 200  # characters of a description the site's search results show
 
 
 @dataclass(frozen=True)
@@ -61,9 +62,14 @@ class SearchDocument:
     def order(self) -> int:
         return order_key(self.tier, self.risk, self.last_updated)
 
+    @property
+    def shortened(self) -> bool:
+        """Whether `record` cuts the description (the full one is kept in the build cache for the CLI)."""
+        return len(self.description) > SHOWN_DESCRIPTION
+
     def record(self) -> list:
         """What a result shows and ranking's tie-breaks need: README "Search", `search/docs/<n>.json`."""
-        description = self.description if len(self.description) <= 200 else self.description[:199] + "…"
+        description = self.description[: SHOWN_DESCRIPTION - 1] + "…" if self.shortened else self.description
         return [
             self.id, self.name, description, self.tier, self.risk, self.last_updated, self.category,
             list(self.dialects), self.version,

@@ -1,7 +1,10 @@
 """Ranking, as documented in README "Search"; static/search-rank.js implements the same steps.
 
-Both read a source of the same numbers: the CLI its Whoosh index (query.WhooshSource), agents
-and tests the site's static shards (shards.ShardSource), the browser those shards over HTTP.
+Both read a source of the same numbers: the site's static shards, written from the build's Whoosh
+index (the CLI: query.SiteSource; agents and tests: shards.ShardSource; the browser: over HTTP), or
+that index itself (query.WhooshSource, the reference the tests hold the shards to). Plain Python
+over the postings of the query's words: a CLI query is a fresh process, which numpy's import
+would cost more than the ranking does.
 
 1. Each query word is looked up with its forms (the same Snowball stem key), the forms of its
    synonyms (synonyms.yaml, as the source holds it) and, when it is the word being typed, the 8
@@ -17,14 +20,13 @@ and tests the site's static shards (shards.ShardSource), the browser those shard
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
-
-import numpy as np
 
 from registry.search.synonyms import synonyms_of
 from registry.search.terms import BIT_COUNT, FIELD_BITS, FIELD_MASK, FIELDS, TF_SCALE, normalized, prefix2, stem_key
@@ -97,7 +99,7 @@ class Source(Protocol):
 
     def vocabulary(self, prefix: str) -> Mapping[str, int]: ...  # word -> document frequency
 
-    def postings(self, word: str) -> tuple[np.ndarray, np.ndarray]: ...  # ascending documents, weights
+    def postings(self, word: str) -> tuple[Sequence[int], Sequence[int]]: ...  # ascending documents, weights
 
     def exact(self, key: str) -> Iterable[int]: ...
 
@@ -169,35 +171,33 @@ def expand(
 @dataclass
 class _WordHits:
     word: str
-    expansions: list[tuple[Expansion, np.ndarray, np.ndarray]]  # each with its documents and weights
-    matched: np.ndarray  # bool per document
-    pseudo: np.ndarray  # summed weighted pseudo-frequency per document
-    bits: np.ndarray
+    expansions: list[tuple[Expansion, Sequence[int], Sequence[int]]]  # each with its documents and weights
+    pseudo: dict[int, float]  # per matched document: the summed weighted pseudo-frequency
+    bits: dict[int, int]  # per matched document: the fields it matched in
 
 
 def _word_hits(source: Source, word: str, typing: bool) -> _WordHits:
-    size = source.size
-    pseudo = np.zeros(size)
-    bits = np.zeros(size, dtype=np.int64)
-    matched = np.zeros(size, dtype=bool)
+    pseudo: dict[int, float] = {}
+    bits: dict[int, int] = {}
     expansions = []
     synonyms = [(synonym, source.vocabulary(prefix2(synonym))) for synonym in synonyms_of(word, source.synonyms)]
-    said = None  # documents holding the word in one of its own forms
+    said: set[int] | None = None  # documents holding the word in one of its own forms
     for expansion in expand(word, typing, source.vocabulary(prefix2(word)), synonyms):
         documents, weights = source.postings(expansion.word)
         if expansion.kind == "synonym":
             # A synonym stands in for a word a skill does not say; it adds nothing where the skill says the word.
-            said = matched.copy() if said is None else said
-            kept = ~said[documents]
-            documents, weights = documents[kept], weights[kept]
+            said = set(pseudo) if said is None else said
+            kept = [i for i, document in enumerate(documents) if document not in said]
+            documents, weights = [documents[i] for i in kept], [weights[i] for i in kept]
         if not len(documents):
             continue
         expansions.append((expansion, documents, weights))
         # The same operations in the same order as search-rank.js: the sums are bit-identical.
-        pseudo[documents] += KINDS[expansion.kind] * (weights >> BIT_COUNT) / TF_SCALE
-        bits[documents] |= weights & FIELD_MASK
-        matched[documents] = True
-    return _WordHits(word, expansions, matched, pseudo, bits)
+        kind = KINDS[expansion.kind]
+        for document, weight in zip(documents, weights, strict=True):
+            pseudo[document] = pseudo.get(document, 0.0) + kind * (weight >> BIT_COUNT) / TF_SCALE
+            bits[document] = bits.get(document, 0) | (weight & FIELD_MASK)
+    return _WordHits(word, expansions, pseudo, bits)
 
 
 def search(source: Source, raw_query: str, filters: Mapping[str, str] | None = None, limit: int = 10) -> list[Result]:
@@ -206,60 +206,53 @@ def search(source: Source, raw_query: str, filters: Mapping[str, str] | None = N
         return []
     size = source.size
     hits = [_word_hits(source, word, position == len(query) - 1) for position, word in enumerate(query)]
-    score = np.zeros(size)
-    missing = np.zeros(size, dtype=np.int64)
-    outside_name = np.zeros(size, dtype=bool)
-    candidates = np.zeros(size, dtype=bool)
+    # Only documents some word matched (or named exactly) can rank: every sum is kept per such document.
+    score: dict[int, float] = {}
+    outside_name: set[int] = set()
+    candidates: set[int] = set()
     for hit in hits:
-        df = int(hit.matched.sum())
+        df = len(hit.pseudo)
         idf = math.log(1 + (source.live - df + 0.5) / (df + 0.5))
-        t = hit.pseudo[hit.matched]
-        score[hit.matched] += idf * t * (K1 + 1) / (K1 + t)
-        if hit.word not in SOFT_WORDS:
-            missing += ~hit.matched
-        outside_name |= hit.matched & ((hit.bits & FIELD_BITS["name"]) == 0)
-        candidates |= hit.matched
-    exact = np.zeros(size, dtype=bool)
+        for document, t in hit.pseudo.items():
+            score[document] = score.get(document, 0.0) + idf * t * (K1 + 1) / (K1 + t)
+            if not hit.bits[document] & FIELD_BITS["name"]:
+                outside_name.add(document)
+        candidates.update(hit.pseudo)
+    required = [hit.pseudo for hit in hits if hit.word not in SOFT_WORDS]
     keys = [normalized(raw_query)] + ([raw_query.strip().lower()] if "/" in raw_query else [])
-    for key in keys:
-        for document in source.exact(key):
-            if document < size:
-                exact[document] = True
+    exact = {document for key in keys for document in source.exact(key) if document < size}
     candidates |= exact
     for field, value in (filters or {}).items():
-        allowed = np.zeros(size, dtype=bool)
-        allowed[[d for d in source.with_value(field, value) if d < size]] = True
-        candidates &= allowed
-    documents = np.flatnonzero(candidates)
-    if not len(documents):
+        candidates &= {document for document in source.with_value(field, value) if document < size}
+    if not candidates:
         return []
-    squatter = np.zeros(size, dtype=bool)
-    squatter[[d for d in source.squatters if d < size]] = True
-    scaled = np.floor(score * 1e6 + 0.5).astype(np.int64)
-    partial = np.stack(
-        [
-            np.where(exact & ~squatter, 0, 1),
-            squatter.astype(np.int64),
-            np.where((missing == 0) & ~outside_name, 0, 1),
-            -scaled,
-        ]
-    )[:, documents]
-    order = np.lexsort(partial[::-1])
-    chosen = order[:limit]
-    if len(order) > limit:
+    squatters = source.squatters
+
+    def partial(document: int) -> tuple[int, int, int, int]:
+        squatter = document in squatters
+        complete = document not in outside_name and all(document in matched for matched in required)
+        return (
+            0 if document in exact and not squatter else 1,
+            int(squatter),
+            0 if complete else 1,
+            -math.floor(score.get(document, 0.0) * 1e6 + 0.5),
+        )
+
+    keyed = sorted((partial(document), document) for document in candidates)
+    chosen = keyed[:limit]
+    if len(keyed) > limit:
         # Everything tied with the last one kept: the tie-break keys below decide among them.
-        last = partial[:, order[limit - 1]]
-        tied = order[limit:][np.all(partial[:, order[limit:]] == last[:, None], axis=0)]
-        chosen = np.concatenate([chosen, tied])
-    window = {int(documents[i]): tuple(int(v) for v in partial[:, i]) for i in chosen}
+        last = chosen[-1][0]
+        chosen += [(key, document) for key, document in keyed[limit:] if key == last]
+    window = {document: key for key, document in chosen}
     # Only skills tied with another on everything above need their tie-break key (order/ chunks).
     counts = Counter(window.values())
     orders = source.order([document for document, key in window.items() if counts[key] > 1])
-    keys = {document: (*key, orders.get(document, 0), document) for document, key in window.items()}
-    best = sorted(keys, key=keys.__getitem__)[:limit]
+    ranked = {document: (*key, orders.get(document, 0), document) for document, key in window.items()}
+    best = sorted(ranked, key=ranked.__getitem__)[:limit]
     records = source.records(best)
     return [
-        Result(document, records[document], keys[document], float(score[document]), _explain(hits, document))
+        Result(document, records[document], ranked[document], score.get(document, 0.0), _explain(hits, document))
         for document in best
         if document in records
     ]
@@ -269,7 +262,7 @@ def _explain(hits: list[_WordHits], document: int) -> dict[str, WordMatch]:
     """Per query word, each field it matched in, and the best way it matched there: only what the postings hold."""
     matches = {}
     for hit in hits:
-        if not hit.matched[document] or hit.word in matches:
+        if document not in hit.pseudo or hit.word in matches:
             continue
         best: dict[str, FieldMatch] = {}
         for expansion, documents, weights in hit.expansions:
@@ -286,7 +279,7 @@ def _explain(hits: list[_WordHits], document: int) -> dict[str, WordMatch]:
     return matches
 
 
-def _position(documents: np.ndarray, document: int) -> int | None:
+def _position(documents: Sequence[int], document: int) -> int | None:
     """Where `document` is in ascending `documents`, or None."""
-    position = int(np.searchsorted(documents, document))
-    return position if position < len(documents) and int(documents[position]) == document else None
+    position = bisect.bisect_left(documents, document)
+    return position if position < len(documents) and documents[position] == document else None

@@ -6,14 +6,15 @@ import dataclasses
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.text import Text
-
-from registry.report import console as make_console
 from registry.search.engine import Result, WordMatch
 from registry.search.query import CANDIDATES, Filters, search
 from registry.search.terms import stem_key
 from registry.search.text import query_words
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 JSON_FORMAT = 2
 FIELD_LABELS = {
@@ -86,6 +87,8 @@ def results_json(query: str, results: list[Result]) -> str:
 
 
 def _highlight(text: str, words: list[str]) -> Text:
+    from rich.text import Text
+
     keys = {stem_key(w) for w in words}
     result = Text()
     for part in re.split(r"([A-Za-z0-9]+)", text):
@@ -95,9 +98,9 @@ def _highlight(text: str, words: list[str]) -> Text:
     return result
 
 
-def no_results_reason(index: Path, query: str, filters: Filters) -> str:
+def no_results_reason(site: Path, query: str, filters: Filters) -> str:
     """Why a search found nothing: no skill matches the words, or which filter left none of those that do."""
-    matching = len(search(index, query, Filters(), CANDIDATES))
+    matching = len(search(site, query, Filters(), CANDIDATES))
     given = {name: value for name, value in dataclasses.asdict(filters).items() if value is not None}
     if not matching or not given:
         return f"no results: no skill matches '{query}'"
@@ -105,7 +108,7 @@ def no_results_reason(index: Path, query: str, filters: Filters) -> str:
     count += "s match" if matching != 1 else " matches"
     # Name the filters that leave nothing on their own; when each keeps some, it is their combination.
     alone = [
-        f"--{name} {value}" for name, value in given.items() if not search(index, query, Filters(**{name: value}), 1)
+        f"--{name} {value}" for name, value in given.items() if not search(site, query, Filters(**{name: value}), 1)
     ]
     if alone:
         return f"no results: {count} '{query}' but none with " + " and none with ".join(alone)
@@ -114,6 +117,11 @@ def no_results_reason(index: Path, query: str, filters: Filters) -> str:
 
 
 def print_results(query: str, results: list[Result]) -> None:
+    # rich only here: agents ask for --json, and a process that prints JSON should not pay for a terminal
+    from rich.text import Text
+
+    from registry.report import console as make_console
+
     console = make_console()
     words = query_words(query)
     if not results:

@@ -1,19 +1,23 @@
-"""Answering a query from the Whoosh index: engine.search over the postings Whoosh keeps."""
+"""Answering a query from a built site: engine.search over its search shards, which the build writes from the Whoosh
+index's own postings (registry/emit/search.py).
+
+`skill-registry search` runs in a fresh process for every query, so it reads only the files the query needs (the
+manifest, a few vocabulary and postings files, the names and filters it uses, the records of its results) and
+imports neither Whoosh nor numpy. `WhooshSource` reads the index itself: the tests hold the shards to it.
+"""
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import orjson
-from whoosh import index
 
-from registry.search import engine
+from registry.config import search_cache
+from registry.search import engine, shards
 from registry.search.engine import Record, Result
-from registry.search.index import IndexPostings, read_meta, stored_by_slot, vocabulary_file
 
 CANDIDATES = 300
 
@@ -31,10 +35,41 @@ class Filters:
         return {field: value for field, value in named.items() if value is not None}
 
 
+class SiteSource(shards.ShardSource):
+    """engine.Source over a built site's shards, with the whole descriptions the docs files shorten (from the build
+    cache beside the site, when there is one: a site copied without it shows the shortened ones)."""
+
+    def __init__(self, site: Path) -> None:
+        super().__init__(site)
+        self.descriptions = search_cache(site) / shards.DESCRIPTIONS
+
+    def records(self, documents: Iterable[int]) -> Mapping[int, Record]:
+        found = dict(super().records(documents))
+        for document, record in found.items():
+            if record.description.endswith("…"):
+                chunk = self._read_description_chunk(document // shards.DOC_CHUNK)
+                whole = chunk[document % shards.DOC_CHUNK] if chunk else None
+                if whole and whole[0] == record.id:  # a cache left by another build of the site is not trusted
+                    found[document] = dataclasses.replace(record, description=whole[1])
+        return found
+
+    def _read_description_chunk(self, number: int) -> list | None:
+        path = shards.description_file(self.descriptions, number)
+        try:
+            chunk = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            return None
+        return chunk if isinstance(chunk, list) and len(chunk) == shards.DOC_CHUNK else None
+
+
 class WhooshSource:
-    """engine.Source over the CLI's Whoosh index."""
+    """engine.Source over the build's Whoosh index (the reference the shards are written from)."""
 
     def __init__(self, directory: Path) -> None:
+        from whoosh import index
+
+        from registry.search.index import IndexPostings, read_meta
+
         self.directory = directory
         self.searcher = index.open_dir(str(directory)).searcher()
         self.index_postings = IndexPostings(self.searcher)
@@ -46,13 +81,16 @@ class WhooshSource:
         self._vocabularies: dict[str, Mapping[str, int]] = {}
 
     def vocabulary(self, prefix: str) -> Mapping[str, int]:
+        from registry.search.index import vocabulary_file
+
         if prefix not in self._vocabularies:
             path = vocabulary_file(self.directory, prefix)
             self._vocabularies[prefix] = orjson.loads(path.read_bytes()) if path.is_file() else {}
         return self._vocabularies[prefix]
 
-    def postings(self, word: str) -> tuple[np.ndarray, np.ndarray]:
-        return self.index_postings.postings(word)
+    def postings(self, word: str) -> tuple[list[int], list[int]]:
+        documents, weights = self.index_postings.postings(word)
+        return documents.tolist(), weights.tolist()
 
     def _slots(self, field: str, value: str) -> list[int]:
         reader = self.searcher.reader()
@@ -71,6 +109,8 @@ class WhooshSource:
         return {slot: engine.order_key(r.tier, r.risk, r.last_updated) for slot, r in self.records(documents).items()}
 
     def records(self, documents: Iterable[int]) -> Mapping[int, Record]:
+        from registry.search.index import stored_by_slot
+
         return {slot: record_of(stored) for slot, stored in stored_by_slot(self.searcher, documents).items()}
 
 
@@ -88,17 +128,13 @@ def record_of(stored: dict) -> Record:
     )
 
 
-def search(directory: Path, raw_query: str, filters: Filters = Filters(), limit: int = 10) -> list[Result]:
-    """The best `limit` skills for a query, ranked as engine.py says (the same order as the site)."""
-    return engine.search(open_source(directory), raw_query, filters.as_fields(), limit)
+def search(site: Path, raw_query: str, filters: Filters = Filters(), limit: int = 10) -> list[Result]:
+    """The best `limit` skills of a built site for a query, ranked as engine.py says (the same order as the site).
+
+    Each call reads the shards afresh: a rebuild replaces some of them and keeps others, so no cheap stamp tells a
+    reader that what it read before still holds. Many queries over one build share a `SiteSource` instead."""
+    return engine.search(SiteSource(site), raw_query, filters.as_fields(), limit)
 
 
-def open_source(directory: Path) -> WhooshSource:
-    """The index, opened once per process for each version of it (a rebuild makes a new TOC file)."""
-    toc = max((p.stat().st_mtime_ns for p in directory.glob("*.toc")), default=0)
-    return _open_version(str(directory.resolve()), toc)
-
-
-@functools.lru_cache(maxsize=2)
-def _open_version(directory: str, toc: int) -> WhooshSource:
-    return WhooshSource(Path(directory))
+def has_index(site: Path) -> bool:
+    return (site / shards.FOLDER / "manifest.json").is_file()

@@ -6,20 +6,30 @@ them from a built site, the reference reader tests compare with the CLI and the 
 
 from __future__ import annotations
 
+import itertools
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 import orjson
 
 from registry.search.engine import Record
 from registry.search.terms import BIT_COUNT, FIELD_MASK, bucket_of
 
+if TYPE_CHECKING:
+    import numpy as np
+
 FORMAT = 2
 DOC_CHUNK = 8
 ORDER_CHUNK = 64
 FOLDER = "search"
+DESCRIPTIONS = "search-descriptions"  # in the build cache (config.search_cache): what docs/ files shorten
+
+
+def description_file(folder: Path, number: int) -> Path:
+    """The whole descriptions of docs chunk `number`: per document [id, description] when docs/ shortens it, or null."""
+    return folder / f"{number}.json"
 
 
 def name_shard(key: str) -> str | None:
@@ -38,6 +48,8 @@ def encode_varint(value: int, out: bytearray) -> None:
 
 def encode_varints(values: np.ndarray) -> bytes:
     """Unsigned LEB128 of every value, concatenated (the vector form of encode_varint)."""
+    import numpy as np  # the build writes shards; readers (the CLI, agents' reference reader) never load numpy
+
     values = np.asarray(values).astype(np.uint64)
     sizes = np.ones(len(values), dtype=np.int64)
     for shift in (7, 14, 21, 28, 35):
@@ -62,6 +74,8 @@ def encode_postings(entries: Iterable[tuple[str, np.ndarray, np.ndarray]]) -> by
     (varints); the whole file deflated (raw, RFC 1951). Runs of like values compress best: every
     file is about a third smaller than the same postings interleaved.
     """
+    import numpy as np
+
     out = bytearray()
     for word, documents, weights in entries:
         data = word.encode("utf-8")
@@ -76,7 +90,8 @@ def encode_postings(entries: Iterable[tuple[str, np.ndarray, np.ndarray]]) -> by
     return packer.compress(bytes(out)) + packer.flush()
 
 
-def decode_postings(packed: bytes) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def decode_postings(packed: bytes) -> dict[str, tuple[list[int], list[int]]]:
+    """word -> (ascending documents, weights), as encode_postings wrote them."""
     data = zlib.decompress(packed, -15)
     found = {}
     position = 0
@@ -97,11 +112,10 @@ def decode_postings(packed: bytes) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         word = data[position : position + length].decode("utf-8")
         position += length
         count = varint()
-        documents = np.cumsum([varint() for _ in range(count)], dtype=np.int64)
-        bits = np.frombuffer(data, dtype=np.uint8, count=count, offset=position).astype(np.int64)
+        documents = list(itertools.accumulate(varint() for _ in range(count)))
+        bits = data[position : position + count]
         position += count
-        pseudo = np.array([varint() for _ in range(count)], dtype=np.int64)
-        found[word] = (documents, (pseudo << BIT_COUNT) | bits)
+        found[word] = (documents, [(varint() << BIT_COUNT) | field_bits for field_bits in bits])
     return found
 
 
@@ -130,12 +144,11 @@ class ShardSource:
     def vocabulary(self, prefix: str) -> Mapping[str, int]:
         return self._json(f"vocab/{prefix}.json") or {}
 
-    def _bucket(self, bucket: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    def _bucket(self, bucket: int) -> dict[str, tuple[list[int], list[int]]]:
         return self._read(f"postings/{bucket}.bin", decode_postings) or {}
 
-    def postings(self, word: str) -> tuple[np.ndarray, np.ndarray]:
-        empty = np.empty(0, dtype=np.int64)
-        return self._bucket(bucket_of(word, self.buckets)).get(word, (empty, empty))
+    def postings(self, word: str) -> tuple[Sequence[int], Sequence[int]]:
+        return self._bucket(bucket_of(word, self.buckets)).get(word, ((), ()))
 
     def exact(self, key: str) -> Iterable[int]:
         shard = name_shard(key)

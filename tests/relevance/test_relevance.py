@@ -21,7 +21,8 @@ from registry.config import BuildOptions, Limits
 from registry.crawl import crawl
 from registry.model import Skill
 from registry.parse.skill import parse_skill
-from registry.search.query import search
+from registry.search import engine
+from registry.search.query import SiteSource
 
 QUERIES = yaml.safe_load((Path(__file__).parent / "queries.yaml").read_text())
 PARAPHRASES = yaml.safe_load((Path(__file__).parent / "paraphrases.yaml").read_text())
@@ -96,8 +97,9 @@ def corpus_site(tmp_path_factory, corpus):
 
 
 @pytest.fixture(scope="module")
-def cli_index(corpus_site) -> Path:
-    return search_cache(corpus_site) / "whoosh"
+def cli_index(corpus_site) -> SiteSource:
+    """What `skill-registry search --site <corpus site>` reads, opened once for every query."""
+    return SiteSource(corpus_site)
 
 
 def all_text(skill: Skill) -> str:
@@ -109,10 +111,10 @@ def all_text(skill: Skill) -> str:
 
 
 @pytest.fixture(scope="module")
-def baseline_results(tmp_path_factory, corpus, cli_index) -> dict[str, list[str]]:
+def baseline_results(tmp_path_factory, corpus, corpus_site) -> dict[str, list[str]]:
     """Plain BM25 (Whoosh's default BM25F over one TEXT field, standard analyzer, terms OR-ed) over the
     same skills the CLI indexed."""
-    with index.open_dir(str(cli_index)).searcher() as searcher:
+    with index.open_dir(str(search_cache(corpus_site) / "whoosh")).searcher() as searcher:
         indexed = {stored["id"] for stored in searcher.all_stored_fields()}
     skills = [parse_skill(location, Limits()) for location in crawl(corpus, Limits()).locations]
     skills = [s for s in skills if s.id in indexed]
@@ -146,7 +148,10 @@ def assert_targets(results: dict[str, list[str]]) -> None:
 
 @pytest.fixture(scope="module")
 def cli_results(cli_index) -> dict[str, list[str]]:
-    return {q["query"]: [r.record.id for r in search(cli_index, q["query"], limit=TOP)] for q in QUERIES + PARAPHRASES}
+    return {
+        q["query"]: [r.record.id for r in engine.search(cli_index, q["query"], {}, limit=TOP)]
+        for q in QUERIES + PARAPHRASES
+    }
 
 
 def test_cli_ranking(cli_results, baseline_results, capsys):

@@ -1,6 +1,7 @@
 """The Whoosh index: built with the site, incremental, and the `search` command on top of it."""
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -12,7 +13,8 @@ from conftest import REPO_ROOT, SKILLS_INDEX, simple_skill, write_skill
 from registry.build import build, search_cache
 from registry.cli import main
 from registry.config import BuildOptions
-from registry.search.query import Filters, search
+from registry.search import engine
+from registry.search.query import Filters, SiteSource, WhooshSource, search
 
 
 def run_build(source, out):
@@ -38,7 +40,7 @@ def test_incremental_indexing_touches_only_what_changed(tmp_path):
     shutil.rmtree(source / "p" / "skill-4")
     removed = run_build(source, out).search.whoosh
     assert (removed.indexed, removed.removed, removed.unchanged) == (0, 1, 4)
-    hits = search(search_cache(out) / "whoosh", "invoices")
+    hits = search(out, "invoices")
     assert [r.record.id for r in hits] == ["p/skill-2"]
     assert search_cache(out).is_dir()
 
@@ -46,7 +48,7 @@ def test_incremental_indexing_touches_only_what_changed(tmp_path):
 def test_filters_and_typos(tmp_path):
     out = tmp_path / "site"
     run_build(SKILLS_INDEX, out)
-    index = search_cache(out) / "whoosh"
+    index = out
     first = search(index, "dokerfile lint")[0]
     assert first.record.id == "acme-devtools/dockerfile-lint"
     assert {f.how for f in first.matches["dokerfile"].fields} == {"typo"}
@@ -147,7 +149,9 @@ def python_answer(site: Path, query: str, filters: dict) -> list[tuple]:
             r.exact,
             {word: [[f.field, f.how, f.via] for f in match.fields] for word, match in r.matches.items()},
         )
-        for r in search(search_cache(site) / "whoosh", query, Filters(**arguments), SITE_RESULTS)
+        for r in engine.search(
+            WhooshSource(search_cache(site) / "whoosh"), query, Filters(**arguments).as_fields(), SITE_RESULTS
+        )
     ]
 
 
@@ -223,3 +227,46 @@ def test_javascript_ranking_orders_like_python_on_the_corpus(corpus_site, tmp_pa
     ]
     assert differing == []
     assert sum(1 for found in answers if found["results"]) >= 55
+
+
+def test_the_cli_reads_the_shards_and_shows_whole_descriptions(tmp_path):
+    """`skill-registry search` ranks from the site's shards (as the browser does) and shows each description whole,
+    from the build cache; an edit reaches it at the next build, and a site copied without its cache still answers."""
+    source = tmp_path / "src"
+    long_description = "Reconciles quarterly ledgers against bank exports. " * 6 + "Use when closing the books."
+    write_skill(source, "p/ledger", simple_skill("ledger", description=long_description))
+    write_skill(source, "p/other", simple_skill("other", description="Formats ledgers for print. Use when printing."))
+    out = tmp_path / "site"
+    run_build(source, out)
+    shown = json.loads(CliRunner().invoke(main, ["search", "--site", str(out), "--json", "reconciles ledgers"]).output)
+    assert shown["results"][0]["id"] == "p/ledger"
+    assert shown["results"][0]["description"] == long_description
+    docs = [r for chunk in (out / "search" / "docs").glob("*.json") for r in json.loads(chunk.read_text()) if r]
+    assert any(r[2].endswith("…") and len(r[2]) == 200 for r in docs), "the site's shards keep the short form"
+
+    edited = long_description.replace("quarterly", "monthly")
+    write_skill(source, "p/ledger", simple_skill("ledger", description=edited))
+    run_build(source, out)
+    assert search(out, "reconciles ledgers")[0].record.description == edited
+
+    copied = tmp_path / "copy" / "site"
+    shutil.copytree(out, copied)  # no .site.cache beside it
+    record = search(copied, "reconciles ledgers")[0].record
+    assert record.id == "p/ledger" and record.description == edited[:199] + "…"
+
+
+def test_the_shards_rank_exactly_as_the_whoosh_index(tmp_path):
+    """The CLI's source (the shards) and the index they are written from give the same results, keys and scores."""
+    out = tmp_path / "site"
+    run_build(SKILLS_INDEX, out)
+    shards_source = SiteSource(out)
+    whoosh_source = WhooshSource(search_cache(out) / "whoosh")
+    queries = ["commit message", "dokerfile", "csv", "write tests", "help me write a changelog", "dock", "zzqx"]
+    for query in queries:
+        for filters in ({}, {"tier": "verified"}, {"category": "data", "risk": "low"}):
+            from_shards = engine.search(shards_source, query, filters, 20)
+            from_whoosh = engine.search(whoosh_source, query, filters, 20)
+            assert [(r.record.id, r.key, r.score, r.matches) for r in from_shards] == [
+                (r.record.id, r.key, r.score, r.matches) for r in from_whoosh
+            ], (query, filters)
+    whoosh_source.searcher.close()

@@ -42,7 +42,7 @@ def test_postings_read_back_as_written(entries):
     read = decode_postings(encode_postings(written))
     assert list(read) == [word for word, _, _ in written]
     for word, documents, weights in written:
-        assert read[word][0].tolist() == documents.tolist() and read[word][1].tolist() == weights.tolist()
+        assert read[word][0] == documents.tolist() and read[word][1] == weights.tolist()
 
 
 def search_files(out):

@@ -9,7 +9,7 @@ from conftest import simple_skill, write_skill
 from memory_source import MemorySource, document
 from test_index_and_cli import javascript_answer, javascript_search, python_answer
 
-from registry.build import build, search_cache
+from registry.build import build
 from registry.config import BuildOptions
 from registry.search.engine import expand, search
 from registry.search.present import describe
@@ -170,7 +170,7 @@ def test_cli_and_javascript_expand_alike(synonym_site, tmp_path):
     answers = javascript_search(synonym_site, [(q, {}) for q in QUERIES], tmp_path)
     for query, found in zip(QUERIES, answers, strict=True):
         assert javascript_answer(found) == python_answer(synonym_site, query, {}), query
-    index = search_cache(synonym_site) / "whoosh"
+    index = synonym_site
     k8s = [r.record.id for r in cli_search(index, "k8s")]
     assert set(k8s[:2]) == {"ops/k8s-quota", "ops/cluster-pods"}
     slides = cli_search(index, "slides")
@@ -191,7 +191,7 @@ def test_the_search_page_shows_the_expansion_in_the_why_line(synonym_site, brows
         page.goto(served.url + "search/")
         page.wait_for_selector("form[data-ready]")
         hrefs = page.evaluate("q => window.__skillSearch(q)", "spreadsheet")
-        cli = [r.record.id for r in cli_search(search_cache(synonym_site) / "whoosh", "spreadsheet", limit=20)]
+        cli = [r.record.id for r in cli_search(synonym_site, "spreadsheet", limit=20)]
         assert [h.split("/skills/", 1)[1].rstrip("/") for h in hrefs] == cli
         why = page.eval_on_selector_all(".result .why", "els => els.map(e => e.textContent)")
         titles = page.eval_on_selector_all("a.result-title", "els => els.map(e => e.getAttribute('href'))")
