@@ -265,7 +265,90 @@ def _vocabulary_tables() -> list[str]:
         "tunnels and remote shells": vocab.TUNNELS,
     }
     out += [_row([how, ", ".join(f"`{name}`" for name in names)]) for how, names in groups.items()]
+    return out + _credential_table() + _agent_configuration_names() + _sentence_ends()
+
+
+def _names(names: Iterable[str]) -> str:
+    return ", ".join(f"`{name}`" for name in names)
+
+
+def _credential_table() -> list[str]:
+    """vocabulary.SECRET_PATHS: the line rules and the card's path classes read the same credential files."""
+    shapes = {
+        vocab.FILE: "a file of that name",
+        vocab.NAME_END: "a name or path ending so",
+        vocab.FOLDER: "a folder and all in it",
+        vocab.PART: "anywhere",
+    }
+    out = [
+        "",
+        "### Credential files",
+        "",
+        "The line rules (R010 and R011 read a credential file, R020 sends one) and the card's path classes (what a",
+        "parser or the prose names: a home-directory secret, a wallet, a browser profile) read one table. Each anchors",
+        "a row's path by its shape; a row without a needle only classes a path (the line rules do not look for it in a",
+        "line), and a browser's cookie or password store is read from a line that also names a browser's profile.",
+        "",
+        "| what | card class | path (regular expression) | shape | line rules |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for row in vocab.SECRET_PATHS:
+        needle = ", ".join(f"`{n}`" for n in row.needle.split("|")) if row.needle else "no"
+        out.append(_row([row.label, row.kind[1], f"`{row.path}`", shapes[row.shape], needle]))
     return out
+
+
+def _agent_configuration_names() -> list[str]:
+    """The agent's configuration files of vocabulary.py, which the path classes and the rules on writing it read."""
+    folders = [f"{folder}/{inner}/" for folder in vocab.AGENT_FOLDERS for inner in vocab.AGENT_INSTRUCTION_FOLDERS]
+    return [
+        "",
+        "### The agent's configuration",
+        "",
+        "The card's path classes (agent configuration, skill folder), the prose rule on writing the agent's",
+        "configuration (R137) and the rules on what code writes into it (R250, and instructions planted in an",
+        "instruction file) build their patterns from these names (case-blind, each where a path segment starts):",
+        "",
+        "| what | names |",
+        "| --- | --- |",
+        _row(["instruction files", _names(vocab.AGENT_INSTRUCTION_FILES)]),
+        _row(["instruction folders (rules, commands, subagents)", _names(folders)]),
+        _row(["Copilot's prompt files, by suffix (read as instructions when text is written into one)",
+              _names(vocab.AGENT_INSTRUCTION_SUFFIXES)]),
+        _row(["agent folders whose every file is configuration",
+              _names(f"{folder}/" for folder in vocab.WHOLE_AGENT_FOLDERS)
+              + " (and the bare " + _names(vocab.BARE_AGENT_FOLDERS) + " folder)"]),
+        _row(["settings, where permission grants live",
+              _names(vocab.AGENT_SETTINGS_NAMES) + " in an agent folder; " + _names(vocab.AGENT_SETTINGS_FILES)]),
+        _row(["MCP server lists", _names(vocab.AGENT_MCP_NAMES) + " in an agent folder; "
+              + _names(vocab.AGENT_MCP_FILES) + "; the key " + _names([vocab.MCP_SERVERS_KEY])]),
+        _row(["hooks", _names([vocab.AGENT_HOOKS_FILE, vocab.AGENT_HOOKS_FOLDER + "/"]) + " in an agent folder"]),
+        _row(["other agents' configuration, by the start of its path", _names(vocab.AGENT_CONFIG_PREFIXES)]),
+        _row(["installed skills", _names(f".{agent}/skills/" for agent in vocab.SKILL_FOLDER_AGENTS)
+              + ", " + _names([vocab.SHARED_SKILL_FOLDER + "/"])]),
+        _row(["folders of agents the path classes leave out (Markdown read as instructions, JSON as settings, only "
+              "where written)", _names(f"{folder}/" for folder in vocab.OTHER_AGENT_FOLDERS)]),
+        _row(["editors' settings, which can hold MCP servers and the agent's approvals (read by R250 only: editing "
+              "them is usually setting up the editor)",
+              _names(vocab.EDITOR_SETTINGS_FILES) + "; JSON files in "
+              + _names(f"{folder}/" for folder in vocab.EDITOR_SETTINGS_FOLDERS)]),
+    ]  # fmt: skip
+
+
+def _sentence_ends() -> list[str]:
+    return [
+        "",
+        "### Sentences",
+        "",
+        "Every reader that splits prose into sentences asks `sentence_end`: a sentence ends at a run of "
+        + _names(vocab.SENTENCE_MARKS)
+        + " followed by a space or the end of the text, or at a run of "
+        + _names(vocab.CJK_SENTENCE_MARKS)
+        + " (which need no space), with the closing quotes, brackets and emphasis right after them ("
+        + _names(vocab.CJK_SENTENCE_CLOSERS)
+        + "; the CJK corner brackets only after a CJK mark). Readers differ only in what a line break does: "
+        "nothing, end a sentence at every line break, or end one at a blank line.",
+    ]
 
 
 def risk_markdown() -> str:

@@ -27,7 +27,7 @@ from registry.score.card_rules.view import (
 )
 from registry.score.risk.lines import CODE, PROSE, TextFile
 from registry.score.risk.rules import METADATA, Item, RiskRule, _rule
-from registry.score.vocabulary import URL, url_host
+from registry.score.vocabulary import LINE_BREAKS, URL, sentence_end, url_host
 
 FILE_HANDOFF = _rule(
     "R140", "high", "exfiltration",
@@ -147,7 +147,7 @@ _TEACHING = re.compile(
     r"dangerous|insecure|unsafe|vulnerab\w*|threats?|backdoor\w*|compromis\w*|detect\w*|scanner)\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
+_SENTENCE_END = sentence_end(LINE_BREAKS)
 _PRONOUN = re.compile(r"\b(?:it|them|this|these|that|everything|all\s+of\s+(?:it|this|that))\b", re.IGNORECASE)
 # Configuration a user fills with their own key for the tool: writing a key there is setup, not a dump.
 _CONFIG_FILE = re.compile(
@@ -270,7 +270,7 @@ def _sentence(text: str, at: int) -> tuple[int, int]:
     for match in _SENTENCE_END.finditer(text, start, at):
         start = match.end()
     end_match = _SENTENCE_END.search(text, at, min(len(text), at + _WINDOW))
-    end = end_match.start() + 1 if end_match else min(len(text), at + _WINDOW)
+    end = end_match.end() if end_match else min(len(text), at + _WINDOW)
     return start, end
 
 

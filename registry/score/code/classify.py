@@ -11,20 +11,21 @@ from __future__ import annotations
 import functools
 import re
 
-from registry.score.vocabulary import RAW_IP, host_kind, url_host
+from registry.score import vocabulary as vocab
+from registry.score.vocabulary import RAW_IP, host_kind, names_pattern, url_host
 
 SECRET_LIKE = "secret-like name"
 WALLET_KEY = "wallet key"
-HOME_SECRET = "home-directory secret"
-BROWSER_PROFILE = "browser profile"
-WALLET = "wallet"
+HOME_SECRET = vocab.HOME_STORE[0]  # "home-directory secret"
+BROWSER_PROFILE = vocab.BROWSER_STORE[0]  # "browser profile"
+WALLET = vocab.WALLET_STORE[0]  # "wallet"
 AGENT_CONFIG = "agent configuration"
 SKILL_FOLDER = "skill folder"
 SHELL_STARTUP = "shell startup"
 SCHEDULED_JOB = "scheduled job"
 GIT_HOOK = "git hook"
 SSH_LOGIN = "ssh login"
-SYSTEM = "system"
+SYSTEM = vocab.SYSTEM_STORE[0]  # "system"
 RAW_IP_ADDRESS = "raw IP address"
 PASTE_OR_CAPTURE = "paste or capture host"
 TUNNEL = "tunnel"
@@ -92,39 +93,54 @@ def env_sensitivity(name: str) -> str:
 # -- paths ---------------------------------------------------------------------------------
 
 _HOME = r"(?:^|[\s'\"=:(]|~|\$HOME|\$\{HOME\}|%USERPROFILE%|/root|/home/[^/\s]+|/Users/[^/\s]+)"
+
+# The agent's configuration and installed skills, from the names of registry/score/vocabulary.py.
+_AGENT_FOLDER_INSTRUCTIONS = (
+    names_pattern(vocab.AGENT_FOLDERS) + "/" + names_pattern(vocab.AGENT_INSTRUCTION_FOLDERS)
+)  # .claude/commands, .cursor/rules ...
+_SKILL_FOLDER = (
+    r"(?:^|/)\.(?:" + "|".join(map(re.escape, vocab.SKILL_FOLDER_AGENTS)) + r")/skills(?:/|$)"
+    r"|(?:^|/)" + re.escape(vocab.SHARED_SKILL_FOLDER) + "/"
+)
+_AGENT_CONFIG = (
+    r"(?:^|/)" + names_pattern(vocab.AGENT_INSTRUCTION_FILES) + "$"
+    r"|(?:^|/)" + names_pattern(vocab.WHOLE_AGENT_FOLDERS) + "/"
+    r"|(?:^|/)" + names_pattern(vocab.BARE_AGENT_FOLDERS) + "$"
+    r"|(?:^|/)" + _AGENT_FOLDER_INSTRUCTIONS + "(?:/|$)"
+    r"|(?:^|/)" + names_pattern(vocab.AGENT_SETTINGS_FILES + vocab.AGENT_MCP_FILES) + "$"
+    r"|(?:^|/)" + names_pattern(vocab.AGENT_CONFIG_PREFIXES) + "|" + re.escape(vocab.MCP_SERVERS_KEY)
+)
+# A credential store's path (vocabulary.SECRET_PATHS) anchored as a path, by its shape.
+_PATH_ANCHORS = {
+    vocab.FILE: (r"(?:^|/)", "$"),
+    vocab.NAME_END: ("", "$"),
+    vocab.FOLDER: (r"(?:^|/)", "(?:/|$)"),
+    vocab.PART: ("", ""),
+}
+
+
+def _stores(kind: tuple[str, str]) -> str:
+    """The credential stores of one kind (vocabulary.HOME_STORE ...) as one path pattern: the rows of each shape in
+    one alternation between that shape's anchors (any row matching is all a class asks, so their order is free)."""
+    anchored = []
+    for shape, (before, after) in _PATH_ANCHORS.items():
+        paths = [row.path for row in vocab.SECRET_PATHS if row.kind == kind and row.shape == shape]
+        if paths:
+            anchored.append(before + "(?:" + "|".join(paths) + ")" + after)
+    return "|".join(anchored)
+
+
 # (class, label, pattern): the first match wins, so the narrower classes come first.
 _PATH_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
     (cls, label, re.compile(pattern, re.IGNORECASE))
     for cls, label, pattern in (
         (SSH_LOGIN, "SSH authorized_keys", r"(?:^|/)authorized_keys2?$"),
-        (WALLET, "a crypto wallet", r"wallet\.dat$|/keystore(?:/|$)|\.ethereum/|solana/id\.json$|\.config/solana/"
-         r"|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|Exodus/|\.electrum/|Electrum/wallets"
-         r"|\.bitcoin/|seed[-_ ]?phrase|mnemonic\.txt$|\.(?:keypair|wallet)\.json$"
-         # seed and mnemonic files by name, wallet apps' data folders, browser wallet extensions by id (MetaMask,
-         # Phantom, Coinbase, TronLink, Trust, Rabby, Binance), keystore files
-         r"|(?:^|/)seeds?\.txt$|(?:^|/)[^/]*mnemonic(?![^/]*\.(?:py|js|mjs|cjs|ts|sh|md|rs|go|rb|java|html|css)$)[^/]*$"
-         r"|(?:^|/)recovery[-_ ]?phrase[^/]*$|\.wallet$"
-         r"|(?:^|/)(?:MetaMask|Phantom|Exodus|Electrum|Coinomi|Guarda|Ledger Live|Trust Wallet|Rabby)(?:/|$)"
-         r"|hnfanknocfeofbddgcijnmhnfnkdnaad|ibnejdfjmmkpcnlpebklmnkoeoihofec|egjidjbpglichdcondbcbdnbeeppgdph"
-         r"|acmacodkjbdgmoleebolmdjonilkdbch|fhbohimaelbohpjbbldcngcnapndodjp|(?:^|/)UTC--[^/]+$"),
-        (WALLET, "a keystore", r"\.keystore$"),
-        (BROWSER_PROFILE, "a browser profile or cookie store",
-         r"Google/Chrome|google-chrome|chromium|BraveSoftware|Microsoft/Edge|Mozilla/Firefox|\.mozilla/firefox"
-         r"|Firefox/Profiles|Opera Software|Vivaldi|Chrome/User Data|/Cookies$|cookies\.sqlite$|logins\.json$"
-         r"|key[34]\.db$|Login Data$|Local State$|Web Data$"),
-        (HOME_SECRET, "a home-directory secret",
-         r"(?:^|/)\.ssh/(?!.*\.pub$)(?!known_hosts)(?!config$)|(?:^|/)\.ssh/?$|(?:^|/)id_(?:rsa|dsa|ecdsa|ed25519)$"
-         r"|(?:^|/)\.aws(?:/|$)|(?:^|/)\.netrc$|(?:^|/)_netrc$|(?:^|/)\.env(?:\.[\w-]+)?$|\.docker/config\.json$"
-         r"|\.kube/config$|\.git-credentials$|(?:^|/)\.gnupg(?:/|$)|Library/Keychains|\.keychain(?:-db)?$"
-         r"|\.config/gcloud|(?:^|/)\.azure/|\.pypirc$|(?:^|/)\.npmrc$|\.config/gh/hosts\.yml$|\.password-store"
-         r"|\.vault-token$|credentials\.json$|\.pgpass$|\.my\.cnf$|private[^/]*\.(?:pem|key)$|\.(?:p12|pfx)$"),
-        (SKILL_FOLDER, "another skill's folder",
-         r"(?:^|/)\.(?:claude|codex|cursor|agents?|gemini|opencode|windsurf|openclaw|clawdbot|moltbot|clawd|goose|"
-         r"continue|roo|cline|kiro|amp|copilot|github)/skills(?:/|$)|(?:^|/)\.skills/"),
-        (AGENT_CONFIG, "the agent's own configuration",
-         r"(?:^|/)(?:CLAUDE|AGENTS|GEMINI)\.md$|(?:^|/)\.claude(?:/|$)|(?:^|/)\.codex/|\.mcp\.json$|mcp_servers|"
-         r"claude_desktop_config\.json$|(?:^|/)\.cursor/(?:mcp\.json|rules)|\.cursorrules$|\.windsurfrules$|"
-         r"copilot-instructions\.md$|(?:^|/)\.gemini/|(?:^|/)\.continue/config|(?:^|/)\.aider"),
+        (*vocab.WALLET_STORE, _stores(vocab.WALLET_STORE)),
+        (*vocab.KEYSTORE, _stores(vocab.KEYSTORE)),
+        (*vocab.BROWSER_STORE, _stores(vocab.BROWSER_STORE)),
+        (*vocab.HOME_STORE, _stores(vocab.HOME_STORE)),
+        (SKILL_FOLDER, "another skill's folder", _SKILL_FOLDER),
+        (AGENT_CONFIG, "the agent's own configuration", _AGENT_CONFIG),
         (SHELL_STARTUP, "a shell startup file",
          r"(?:^|/)\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)$"
          r"|\.config/fish/config\.fish$|^/etc/(?:profile|bash\.bashrc|zshrc|environment)(?:$|\.d/)|\$PROFILE$"),
@@ -134,8 +150,9 @@ _PATH_CLASSES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
          r"|/etc/init\.d/|/etc/rc\.local$|Start Menu/Programs/Startup|\\Startup\\|/etc/xdg/autostart|"
          r"\.config/autostart/"),
         (GIT_HOOK, "a git hook", r"(?:^|/)\.git/hooks/|(?:^|/)\.husky/"),
-        (SYSTEM, "a system file",
-         r"^/etc/(?:passwd|shadow|sudoers|hosts|ld\.so\.preload|selinux/|sysconfig/selinux)|^/boot/|^/dev/sd|^/usr/s?bin/"),
+        (*vocab.SYSTEM_STORE,
+         r"^/etc/(?:passwd|shadow|sudoers|hosts|ld\.so\.preload|selinux/|sysconfig/selinux)|^/boot/|^/dev/sd|^/usr/s?bin/|"
+         + _stores(vocab.SYSTEM_STORE)),
     )
 )  # fmt: skip
 
@@ -145,11 +162,15 @@ PERSISTENCE_CLASSES = frozenset({SSH_LOGIN, AGENT_CONFIG, SKILL_FOLDER, SHELL_ST
 # files, settings, MCP server lists, hooks, and anything user-wide under the home directory. A
 # project's own .claude/commands or plugin state files are the project's work, not a foothold.
 _AGENT_FOOTHOLD = re.compile(
-    r"(?:^|/)(?:CLAUDE|AGENTS|GEMINI)\.md$|settings(?:\.local)?\.json$|(?:^|/)\.?mcp\.json$|mcp_servers"
-    r"|claude_desktop_config\.json$|\.codex/config\.toml$|\.cursorrules$|\.windsurfrules$|copilot-instructions\.md$"
-    r"|(?:^|/)hooks(?:/|\.json$)|^~/\.(?:claude|codex|cursor|gemini)/(?:commands|agents|skills|rules)/",
+    r"(?:^|/)"
+    + names_pattern(
+        vocab.AGENT_INSTRUCTION_FILES + vocab.AGENT_SETTINGS_NAMES + vocab.AGENT_SETTINGS_FILES + vocab.AGENT_MCP_NAMES
+        + vocab.AGENT_MCP_FILES + (vocab.AGENT_HOOKS_FILE,)
+    )
+    + r"$|(?:^|/)" + re.escape(vocab.AGENT_HOOKS_FOLDER) + "/|" + re.escape(vocab.MCP_SERVERS_KEY)
+    + "|^~/" + _AGENT_FOLDER_INSTRUCTIONS + "/",
     re.IGNORECASE,
-)
+)  # fmt: skip
 # Reading these is reading a secret: credentials, cookies, wallets.
 SECRET_PATH_CLASSES = frozenset({HOME_SECRET, BROWSER_PROFILE, WALLET})
 
@@ -166,7 +187,9 @@ def normal_path(path: str) -> str:
     return text.replace("\\", "/") if "\\" in text and "/" not in text else text
 
 
-_MAYBE_CLASSED = re.compile(r"[/.~\\$]|^(?:id_|authorized_keys|crontab|mcp_servers|mnemonic)", re.IGNORECASE)
+_MAYBE_CLASSED = re.compile(
+    r"[/.~\\$]|^(?:id_|authorized_keys|crontab|mnemonic|" + re.escape(vocab.MCP_SERVERS_KEY) + ")", re.IGNORECASE
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -187,7 +210,8 @@ _KEY_FILE = re.compile(
 # Stores other programs own, whatever the skill is called: an "aws" skill reading ~/.aws is still reading them.
 _SHARED_STORES = frozenset(
     {"ssh", "aws", "gnupg", "docker", "kube", "azure", "gcloud", "gh", "git", "npm", "netrc", "password-store",
-     "solana", "ethereum", "bitcoin", "electrum", "config", "local", "claude", "codex", "cursor", "gemini"}
+     "solana", "ethereum", "bitcoin", "electrum", "config", "local"}
+    | {folder.lstrip(".") for folder in vocab.AGENT_FOLDERS}
 )  # fmt: skip
 _OWN_SETTINGS = re.compile(
     r"^(?:[\w.-]+/)?(?:\.env(?:\.[\w-]+)?|(?:config|settings|credentials|auth|token|tokens)(?:\.(?:json|ya?ml|toml|ini|env))?)$"

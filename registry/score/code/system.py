@@ -30,6 +30,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from registry.score.vocabulary import PARAGRAPH_BREAKS, sentence_end
+
 # Change kinds.
 ROOT_GRANT = "root grant"
 CONTROL_OFF = "control off"
@@ -423,7 +425,7 @@ _UNATTENDED = re.compile(
     re.IGNORECASE,
 )
 _NEGATION = re.compile(r"\b(?:never|don'?t|do\s+not|must\s+not|should\s+not|shouldn'?t|not)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n\s*\n")
+_SENTENCE_END = sentence_end(PARAGRAPH_BREAKS)
 
 
 def unattended(text: str) -> str:
@@ -437,5 +439,5 @@ def unattended(text: str) -> str:
         if said.startswith("without") and _NEGATION.search(before):
             continue  # "never push without asking"
         end = _SENTENCE_END.search(text, match.end())
-        return " ".join(text[start : end.start() + 1 if end else len(text)].split())[:160]
+        return " ".join(text[start : end.end() if end else len(text)].split())[:160]
     return ""

@@ -37,6 +37,16 @@ from registry.score.families.record import rule
 from registry.score.risk.lines import CODE, COMMENT, DATA, PROSE, PROSE_BLOCK, WARNING_WORDS, Line, TextFile
 from registry.score.risk.needles import CONFIG_WRITES, needles_in
 from registry.score.risk.rules import Item, show
+from registry.score.vocabulary import (
+    AGENT_FOLDERS,
+    AGENT_INSTRUCTION_FILES,
+    AGENT_INSTRUCTION_FOLDERS,
+    AGENT_INSTRUCTION_SUFFIXES,
+    EDITOR_SETTINGS_FILES,
+    EDITOR_SETTINGS_FOLDERS,
+    OTHER_AGENT_FOLDERS,
+    names_pattern,
+)
 
 MAX_CONTENT_LINES = 300  # lines of one heredoc or literal read as written text
 MAX_WRITES = 20  # writes into instruction files read per file ...
@@ -135,8 +145,8 @@ _AGENT_FLAGS = re.compile(
 )
 # Settings files of agents and editors that carry agent settings, beyond classify's agent configuration.
 _SETTINGS_FILE = re.compile(
-    r"(?:^|/)\.vscode/(?:settings|mcp)\.json$|/Code(?: - Insiders)?/User/(?:settings|mcp)\.json$"
-    r"|(?:^|/)mcp_config\.json$|cline_mcp_settings\.json$|(?:^|/)\.(?:roo|kiro|amazonq|windsurf|zed)/[\w./-]*\.json$",
+    r"(?:^|/)" + names_pattern(EDITOR_SETTINGS_FILES) + "$"
+    r"|(?:^|/)" + names_pattern(OTHER_AGENT_FOLDERS + EDITOR_SETTINGS_FOLDERS) + r"/[\w./-]*\.json$",
     re.IGNORECASE,
 )
 
@@ -251,15 +261,31 @@ def _copied(text: str, files: list[TextFile]) -> list[Line]:
 
 # -- text written into an agent instruction file, read as instructions -------------------------
 
+# Instruction files by name, Copilot's by suffix, and Markdown files in the agents' instruction folders
+# (.claude/commands/, .cursor/rules/ ...) and in the folders of agents the path classes leave out.
 _INSTRUCTION_NAME = (
-    r"(?:CLAUDE|AGENTS|GEMINI|CLAUDE\.local)\.md|\.cursorrules|\.windsurfrules|\.clinerules|copilot-instructions\.md"
-    r"|[\w.-]+\.(?:instructions|prompt|chatmode)\.md|\.cursor/rules/[\w./-]+\.mdc?|\.claude/(?:commands|agents)/[\w./-]+\.md"
-    r"|\.(?:windsurf|roo|kiro|amazonq|clinerules)/[\w./-]+\.md"
+    names_pattern(AGENT_INSTRUCTION_FILES)
+    + r"|[\w.-]+"
+    + names_pattern(AGENT_INSTRUCTION_SUFFIXES)
+    + "|"
+    + names_pattern(AGENT_FOLDERS)
+    + "/"
+    + names_pattern(AGENT_INSTRUCTION_FOLDERS)
+    + r"/[\w./-]+\.mdc?|"
+    + names_pattern(OTHER_AGENT_FOLDERS)
+    + r"/[\w./-]+\.md"
 )
 _INSTRUCTION_PATH = re.compile(r"(?P<path>[\w.~${}/-]{0,200}?(?:" + _INSTRUCTION_NAME + r"))(?![\w.])", re.IGNORECASE)
-NEEDLES = ("claude.md", "agents.md", "gemini.md", "claude.local.md", ".cursorrules", ".windsurfrules",
-            ".clinerules", "copilot-instructions", ".instructions.md", ".prompt.md", ".chatmode.md", ".cursor/rules",
-            ".claude/commands", ".claude/agents", ".windsurf/", ".roo/", ".kiro/", ".amazonq/")  # fmt: skip
+NEEDLES = tuple(
+    dict.fromkeys(
+        needle.lower()
+        for needle in (
+            *AGENT_INSTRUCTION_FILES, *AGENT_INSTRUCTION_SUFFIXES,
+            *(f"{folder}/{inner}" for folder in AGENT_FOLDERS for inner in AGENT_INSTRUCTION_FOLDERS),
+            *(folder + "/" for folder in OTHER_AGENT_FOLDERS),
+        )
+    )
+)  # fmt: skip
 _REDIRECT = re.compile(
     r"(?:>>?|\b(?:sudo\s+)?tee\s+(?:-a\s+|--append\s+)?)\s*[\"']?(?P<path>[\w.~${}/-]{0,200}?(?:"
     + _INSTRUCTION_NAME

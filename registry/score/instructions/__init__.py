@@ -104,6 +104,7 @@ from registry.score.instructions.uses import _USE_NEEDLES, MAX_USES_PER_FILE, MA
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
 from registry.score.risk.needles import INSTRUCTIONS, needles_in
 from registry.score.risk.rules import Item, RiskRule
+from registry.score.vocabulary import LINE_BREAKS, sentence_end
 
 __all__ = ["FAMILIES", "MAX_SENTENCE", "RULES", "analyse"]
 
@@ -213,7 +214,7 @@ def _all_hits(file: TextFile) -> tuple[list[tuple[int, frozenset[str]]], list[tu
 
 # -- reading units -------------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"[.!?。！？]+[\"'”’)\]*_]*(?=\s)|\s*\n\s*")
+_SENTENCE_END = sentence_end(LINE_BREAKS)  # a unit's lines are sentences of their own
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 

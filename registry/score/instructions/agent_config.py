@@ -23,6 +23,17 @@ from registry.score.instructions.reading import (
 )
 from registry.score.risk.lines import CODE, PROSE
 from registry.score.risk.rules import INSTRUCTIONS, Item, RiskRule, _rule, show
+from registry.score.vocabulary import (
+    AGENT_FOLDERS,
+    AGENT_INSTRUCTION_FILES,
+    AGENT_MCP_FILES,
+    AGENT_MCP_NAMES,
+    AGENT_RULES_FOLDER,
+    AGENT_SETTINGS_FILES,
+    AGENT_SETTINGS_NAMES,
+    MCP_SERVERS_KEY,
+    names_pattern,
+)
 
 if TYPE_CHECKING:
     from registry.score.instructions import _FileReader
@@ -50,11 +61,15 @@ RULES: tuple[RiskRule, ...] = (AGENT_CONFIGURATION,)
 # The join's needles: the files, folders and phrases that name the agent's configuration, read in prose and
 # in plain-text code blocks (_TEXT_FENCES), which carry text meant to be pasted as instructions; a paragraph
 # is read when a verb that writes stands near one.
-JOIN_NEEDLES: tuple[str, ...] = (
-    "claude.md", "agents.md", "gemini.md", "skill.md", ".cursorrules", ".windsurfrules", ".clinerules",
-    "copilot-instructions", "settings.json", "settings.local.json", ".claude.json", "mcp.json", "mcpservers",
-    "mcp_servers", "claude_desktop_config", ".codex/", ".claude/", ".cursor/", ".gemini/", "permissions.allow",
-    "allowedtools", "other skill", "installed skill",
+JOIN_NEEDLES: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        name.lower()
+        for name in (
+            *AGENT_INSTRUCTION_FILES, *AGENT_SETTINGS_NAMES, *AGENT_SETTINGS_FILES, *AGENT_MCP_NAMES, *AGENT_MCP_FILES,
+            MCP_SERVERS_KEY, *(folder + "/" for folder in AGENT_FOLDERS),
+            "skill.md", "mcpservers", "permissions.allow", "allowedtools", "other skill", "installed skill",
+        )
+    )
 )  # fmt: skip
 JOIN_COMPANIONS: tuple[tuple[str, ...], ...] = (
     ("append", "add", "write", "insert", "prepend", "put", "copy", "place", "save", "edit", "modif", "updat",
@@ -67,20 +82,22 @@ _TEXT_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "markdown", "
 
 
 # The agent's configuration: files, folders and the phrases that name them.
-# A path-like token (classified with classify.path_class), and the agent's files that class leaves out.
+# A path-like token (classified with classify.path_class).
 _PATH_TOKEN = re.compile(r"[~$%\w{}./\\-]{2,300}")
-_AGENT_ONLY = re.compile(r"(?:^|/)(?:\.claude\.json|\.clinerules|\.roorules|\.goosehints)$", re.IGNORECASE)
 _CONFIG_VERB = re.compile(
     r"\b(?:append|add|write|insert|prepend|put|copy|place|save|edit|modify|update|patch|inject|register|merge|"
     r"include|change|overwrite|replace|create|grant|paste|drop|embed|extend)(?:s|es|ed|d|ing)?\b",
     re.IGNORECASE,
 )
+# Of the agent's configuration: its instruction files (or its rules folder), and its settings, where its
+# permission grants live.
 _INSTRUCTION_FILE = re.compile(
-    r"(?:^|/)(?:CLAUDE|AGENTS|GEMINI)\.md$|\.cursorrules$|\.windsurfrules$|\.clinerules$|copilot-instructions\.md$"
-    r"|/rules/?$",
+    r"(?:^|/)" + names_pattern(AGENT_INSTRUCTION_FILES) + r"$|/" + re.escape(AGENT_RULES_FOLDER) + r"/?$",
     re.IGNORECASE,
 )
-_SETTINGS_FILE = re.compile(r"settings(?:\.local)?\.json$|\.claude\.json$|\.codex/config\.toml$", re.IGNORECASE)
+_SETTINGS_FILE = re.compile(
+    r"(?:^|/)" + names_pattern(AGENT_SETTINGS_NAMES + AGENT_SETTINGS_FILES) + "$", re.IGNORECASE
+)
 _OTHER_SKILLS = re.compile(
     r"\b(?:other|installed)\s+(?:\w+\s+){0,2}?skills?(?:['’]s?)?(?=\W)|\b(?:every|each|all)\s+(?:of\s+the\s+)?"
     r"(?:other\s+|installed\s+){1,2}skills?",
@@ -106,8 +123,9 @@ _USER_ADVICE = re.compile(
 )
 _ALL_SKILLS = re.compile(r"\b(?:every|each|all|any)\b|\*", re.IGNORECASE)
 _GLOBAL_PHRASE = re.compile(
-    r"\b(?:global|user-level|user-wide|user\s+level|personal|home)\s+(?:CLAUDE\.md|AGENTS\.md|GEMINI\.md|"
-    r"instructions?(?:\s+file)?|memory(?:\s+file)?|rules(?:\s+file)?)\b",
+    r"\b(?:global|user-level|user-wide|user\s+level|personal|home)\s+(?:"
+    + names_pattern(AGENT_INSTRUCTION_FILES)
+    + r"|instructions?(?:\s+file)?|memory(?:\s+file)?|rules(?:\s+file)?)\b",
     re.IGNORECASE,
 )
 _AGENT_WORD = re.compile(r"\b(?:claude|codex|cursor|gemini|copilot|agent'?s?|assistant'?s?)\b", re.IGNORECASE)
@@ -210,7 +228,7 @@ def _config_targets(
         if "." not in raw and "/" not in raw:
             continue
         value = normal_path(raw)
-        cls = path_sensitivity(value) or (AGENT_CONFIG if _AGENT_ONLY.search(value) else "")
+        cls = path_sensitivity(value)
         if value.lower().endswith("skill.md") and cls != SKILL_FOLDER:
             if not other_skills:
                 continue  # the skill's own SKILL.md, or one the user is writing

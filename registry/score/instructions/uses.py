@@ -24,7 +24,7 @@ from registry.score.code.classify import (
 from registry.score.instructions.reading import LONG_LINE
 from registry.score.risk.lines import Line
 from registry.score.risk.rules import show
-from registry.score.vocabulary import URL, url_host
+from registry.score.vocabulary import URL, sentence_end, url_host
 
 if TYPE_CHECKING:
     from registry.score.instructions import _FileReader
@@ -96,11 +96,18 @@ def _host(url: str) -> str | None:
     return host
 
 
+_SENTENCE_END = sentence_end()
+
+
 def _sentence_around(text: str, start: int, end: int) -> str:
-    left = max(text.rfind(". ", 0, start), text.rfind("! ", 0, start), text.rfind("? ", 0, start), start - 200)
-    rights = [i for i in (text.find(". ", end), text.find("! ", end), text.find("? ", end)) if i >= 0]
-    right = min([*rights, end + 200, len(text)])
-    return text[max(0, left) : right]
+    """The sentence around text[start:end], at most 200 characters either side of it."""
+    left = max(0, start - 200)
+    for match in _SENTENCE_END.finditer(text, left, start + 1):  # + 1: what follows a mark right before it
+        if match.end() > start:
+            break
+        left = match.end()
+    right = _SENTENCE_END.search(text, end, end + 201)
+    return text[left : min(right.start() if right else len(text), end + 200)]
 
 
 def _uses(reader: _FileReader, candidates: set[int]) -> list[Use]:

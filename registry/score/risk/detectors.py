@@ -13,10 +13,11 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from registry.score import vocabulary as vocab
 from registry.score.risk import rules as R
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
 from registry.score.risk.rules import RiskRule
@@ -357,38 +358,44 @@ def detect_password_archive(file: TextFile, index: int, line: Line, lower: str) 
 
 # -- R010 / R011: credential stores --------------------------------------------------------
 
+# The credential stores of registry/score/vocabulary.py the line rules look for (those with a needle), anchored in a
+# line by their shape: whole folders under the home directory, which an archive reads (R010 "the whole ~/.ssh
+# directory"); browsers' cookie and password stores, read where the line names a browser's profile folder; and
+# every other credential file.
+_TEXT_ANCHORS = {
+    vocab.FILE: (r"(?<![\w-])", r"(?!\w)"),
+    vocab.NAME_END: ("", r"(?!\w)"),
+    vocab.PART: ("", ""),
+}
+_LOOKED_FOR = [row for row in vocab.SECRET_PATHS if row.needle]
+_FOLDERS = [row for row in _LOOKED_FOR if row.shape == vocab.FOLDER and row.kind != vocab.BROWSER_STORE]
+_BROWSER_STORES = [  # a browser's files; its other rows name its profile folder
+    row for row in _LOOKED_FOR if row.kind == vocab.BROWSER_STORE and row.shape in (vocab.FILE, vocab.NAME_END)
+]
+_BROWSER_FOLDERS = [row for row in _LOOKED_FOR if row.kind == vocab.BROWSER_STORE and row not in _BROWSER_STORES]
+_FILES = [row for row in _LOOKED_FOR if row.kind != vocab.BROWSER_STORE and row not in _FOLDERS]
+
+
+def _in_line(rows: Iterable[vocab.SecretPath]) -> str:
+    pieces = []
+    for row in rows:
+        before, after = _TEXT_ANCHORS[row.shape]
+        pieces.append(f"{before}(?:{row.path}){after}")
+    return "|".join(pieces)
+
+
 _SECRET_FILES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (label, re.compile(pattern))
-    for label, pattern in (
-        ("an SSH private key", r"\.ssh/(?:id_[A-Za-z0-9_-]+|identity|\*)(?![\w.-]*\.pub)(?![\w-])"),
-        ("AWS credentials (~/.aws/credentials)", r"\.aws/credentials\b"),
-        ("Google Cloud credentials",
-         r"\.config/gcloud/(?:credentials\.db|access_tokens\.db|application_default_credentials\.json"
-         r"|legacy_credentials)"),
-        ("Azure CLI tokens", r"\.azure/(?:accessTokens\.json|msal_token_cache\.(?:json|bin))"),
-        ("Docker registry credentials", r"\.docker/config\.json\b"),
-        ("stored git credentials", r"\.git-credentials\b"),
-        ("netrc passwords", r"(?<![\w-])[._]netrc\b"),
-        ("PyPI credentials", r"\.pypirc\b"),
-        ("GitHub CLI tokens", r"\.config/gh/hosts\.yml\b"),
-        ("GnuPG private keys", r"\.gnupg/(?:private-keys-v1\.d|secring\.gpg)"),
-        ("the system password hashes", r"/etc/(?:shadow|gshadow|master\.passwd)\b"),
-        ("the pass password store", r"\.password-store\b"),
-        ("a crypto wallet",
-         r"wallet\.dat\b|\.ethereum/keystore|\.config/solana/id\.json|Electrum/wallets|exodus\.wallet"
-         r"|nkbihfbeogaeaoehlefnkodbefgpgknn|\.bitcoin/wallets"),
-        ("the macOS keychain database", r"Library/Keychains/[\w.-]*\.keychain(?:-db)?\b"),
-    )
-)  # fmt: skip
+    (label, re.compile(_in_line(row for row in _FILES if row.label == label)))
+    for label in dict.fromkeys(row.label for row in _FILES)
+)
 _SECRET_DIRS = re.compile(
-    r"(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.$-]+|/Users/[\w.$-]+)/\.(?:ssh|aws|gnupg)/?(?=$|[\s'\"*;&|)])"
+    r"(?:~|\$HOME|\$\{HOME\}|/root|/home/[\w.$-]+|/Users/[\w.$-]+)/(?:"
+    + "|".join(f"(?:{row.path})" for row in _FOLDERS)
+    + r")/?(?=$|[\s'\"*;&|)])"
 )
-_BROWSER = re.compile(
-    r"(?:Google/Chrome|google-chrome|chromium|BraveSoftware|Microsoft/Edge|Microsoft Edge|Mozilla/Firefox|"
-    r"\.mozilla/firefox|Firefox/Profiles|Opera Software|Vivaldi|Chrome/User Data|Chrome\\User Data)",
-    re.IGNORECASE,
-)
-_BROWSER_SECRET = re.compile(r"(?:Login Data|Web Data|Cookies|Local State|cookies\.sqlite|logins\.json|key[34]\.db)\b")
+_BROWSER = re.compile("|".join(f"(?:{row.path})" for row in _BROWSER_FOLDERS), re.IGNORECASE)
+_BROWSER_SECRET = re.compile(_in_line(_BROWSER_STORES))
+_BROWSER_LABEL = _BROWSER_STORES[0].label  # "browser cookies or saved passwords"
 _READ_VERB = re.compile(
     r"\b(?:cat|less|more|head|tail|bat|cp|mv|scp|rsync|tar|zip|7z|gzip|base64|xxd|od|hexdump|strings|sqlite3|"
     r"grep|egrep|rg|awk|sed|jq|type|Get-Content|gc|Copy-Item|Compress-Archive|curl|wget|nc|ncat|openssl|"
@@ -407,11 +414,13 @@ _KEYCHAIN_READ = re.compile(
 )
 
 
+# Words one of which each credential file a line reads holds (its row's needle), for a cheap test first.
 _SECRET_NEEDLE = re.compile(
-    r"\.ssh/|\.aws/|gcloud/|\.azure/|\.docker/|git-credentials|netrc|pypirc|gh/hosts|\.gnupg/|/etc/|password-store|"
-    r"wallet|keystore|solana/|electrum|nkbihf|keychains/|login data|web data|cookies|local state|logins\.json"
-    r"|key[34]\.db",
+    "|".join(dict.fromkeys(re.escape(needle) for row in _FILES + _BROWSER_STORES for needle in row.needle.split("|"))),
     re.IGNORECASE,
+)
+_CREDENTIAL_NEEDLES = tuple(
+    dict.fromkeys(needle for row in _FILES + _FOLDERS + _BROWSER_STORES for needle in row.needle.split("|"))
 )
 
 
@@ -439,7 +448,7 @@ def secret_targets(text: str) -> list[tuple[str, int, int]]:
             found.append((label, match.start(), match.end()))
     if _BROWSER.search(text):
         for match in _BROWSER_SECRET.finditer(text):
-            found.append(("browser cookies or saved passwords", match.start(), match.end()))
+            found.append((_BROWSER_LABEL, match.start(), match.end()))
     return found
 
 
@@ -898,11 +907,7 @@ LINE_DETECTORS: Sequence[Detector] = (
     Detector(detect_password_archive, _needles(".zip|.7z|.rar|unzip|7z|unrar"), _ANYWHERE, frozenset({"R005"})),
     Detector(
         detect_credentials,
-        _needles(
-            ".ssh|.aws|gcloud|.azure|.docker|credentials|netrc|pypirc|gh/hosts|.gnupg|/etc/|password-store|wallet|"
-            "solana|electrum|nkbihf|keychain|security |secret-tool|login data|cookies|local state|logins.json|"
-            "key3.db|key4.db|web data"
-        ),
+        (*_CREDENTIAL_NEEDLES, "security ", "secret-tool", "dump-keychain"),
         _COMMANDS,
         frozenset({"R010", "R011"}),
     ),
