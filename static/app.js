@@ -1,6 +1,6 @@
 // Progressive enhancement only: every page works without this file.
-// Copy buttons, a theme switch and a filter box on the browse page. No inline script anywhere
-// (the Content-Security-Policy forbids it), no network requests.
+// Copy buttons, a theme switch, a filter box on the browse pages and the browse page's old ?sort= addresses.
+// No inline script anywhere (the Content-Security-Policy forbids it), no network requests.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -50,14 +50,39 @@
       });
     });
 
+    // A listing's orders are static pages (browse/<order>/, browse/page/<n>/). The browse page's former
+    // ?sort=<order> addresses lead to the page of that order, keeping the filters.
+    var params = new URLSearchParams(window.location.search);
+    var wantedSort = params.get("sort");
+    if (wantedSort !== null) {
+      var sortLink = Array.prototype.filter.call(document.querySelectorAll("a[data-sort]"), function (a) {
+        return a.getAttribute("data-sort") === wantedSort;
+      })[0];
+      params.delete("sort");
+      if (sortLink && sortLink.getAttribute("aria-current") !== "true") {
+        var rest = params.toString();
+        window.location.replace(sortLink.getAttribute("href") + (rest ? "?" + rest : ""));
+        return;
+      }
+      var kept = params.toString();
+      window.history.replaceState(null, "", kept ? "?" + kept : window.location.pathname);
+    }
+
     var form = document.querySelector("[data-filter]");
     var list = document.querySelector("[data-filter-list]");
     if (form && list) {
       var input = form.querySelector("input[type=search]");
       var selects = Array.prototype.slice.call(form.querySelectorAll("select[data-attribute]"));
       var status = form.querySelector("[data-filter-status]");
+      var searchAll = form.querySelector("a[data-search-all]");
+      var categoryAll = form.querySelector("[data-category-all]");
+      var onePage = !form.hasAttribute("data-filter-page");
       var items = Array.prototype.slice.call(list.children);
       var texts = items.map(function (item) { return item.textContent.toLowerCase(); });
+      // The sort and page links carry the filters on: each page filters its own skills the same way.
+      var carried = Array.prototype.map.call(document.querySelectorAll("a[data-keep-query]"), function (a) {
+        return { link: a, href: a.getAttribute("href") };
+      });
       form.hidden = false;
       var apply = function (updateUrl) {
         var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -72,41 +97,39 @@
           item.hidden = !match;
           if (match) shown += 1;
         });
-        status.textContent = (words.length || active.length) ? shown + " of " + items.length + " skills match" : "";
-        if (updateUrl) {
-          var params = new URLSearchParams();
-          if (input.value) params.set("q", input.value);
-          active.forEach(function (select) { params.set(select.name, select.value); });
-          if (sorter && sorter.value) params.set(sorter.name, sorter.value);
-          var query = params.toString();
-          window.history.replaceState(null, "", query ? "?" + query : window.location.pathname);
+        status.textContent = (words.length || active.length)
+          ? shown + " of " + items.length + (onePage ? " skills match" : " skills on this page match") : "";
+        var query = new URLSearchParams();
+        if (input.value) query.set("q", input.value);
+        active.forEach(function (select) { query.set(select.name, select.value); });
+        var text = query.toString();
+        carried.forEach(function (entry) { entry.link.setAttribute("href", entry.href + (text ? "?" + text : "")); });
+        if (searchAll) {
+          var search = new URLSearchParams();  // the search page's own filters (it has no version filter)
+          ["q", "category", "tier", "risk", "dialect"].forEach(function (name) {
+            if (query.get(name)) search.set(name, query.get(name));
+          });
+          var searchText = search.toString();
+          searchAll.setAttribute("href", searchAll.getAttribute("href").split("?")[0] + (searchText ? "?" + searchText : ""));
         }
-      };
-      // Sorting reorders the cards in place; the order of the page (by address) breaks ties.
-      var sorter = form.querySelector("select[data-sort]");
-      var sortCards = function () {
-        var key = sorter.value.replace(/-asc$/, "");
-        var direction = /-asc$/.test(sorter.value) ? 1 : -1;
-        var order = items.map(function (item, index) { return index; });
-        if (key) {
-          var value = function (index) { return Number(items[index].getAttribute("data-" + key)) || 0; };
-          order.sort(function (a, b) { return (value(a) - value(b)) * direction || a - b; });
+        if (categoryAll) {  // a category's own pages hold all of its skills
+          var category = form.querySelector("select[name=category]");
+          var option = category && category.value ? category.options[category.selectedIndex] : null;
+          var categoryLink = categoryAll.querySelector("a[data-category-link]");
+          categoryAll.hidden = !(option && option.getAttribute("data-url"));
+          if (!categoryAll.hidden) {
+            categoryLink.setAttribute("href", option.getAttribute("data-url"));
+            categoryLink.textContent = "every skill in " + category.value;
+          }
         }
-        order.forEach(function (index) { list.appendChild(items[index]); });
+        if (updateUrl) window.history.replaceState(null, "", text ? "?" + text : window.location.pathname);
       };
-      var params = new URLSearchParams(window.location.search);
       input.value = params.get("q") || "";
       selects.forEach(function (select) {
         var wanted = params.get(select.name);
         if (wanted && Array.prototype.some.call(select.options, function (o) { return o.value === wanted; })) select.value = wanted;
         select.addEventListener("change", function () { apply(true); });
       });
-      if (sorter) {
-        var wantedSort = params.get(sorter.name);
-        if (wantedSort && Array.prototype.some.call(sorter.options, function (o) { return o.value === wantedSort; })) sorter.value = wantedSort;
-        sorter.addEventListener("change", function () { sortCards(); apply(true); });
-        sortCards();
-      }
       apply(false);
       input.addEventListener("input", function () { apply(true); });
       form.addEventListener("submit", function (event) { event.preventDefault(); });

@@ -234,11 +234,11 @@ class _ConstructFinder(HTMLParser):
 
 
 def _ours(tag: str, attributes: dict) -> bool:
-    """The site's own elements: the script, the stylesheet, the icon and meta tags, its forms and charts."""
+    """The site's own elements: the script, the stylesheet, the icon, meta tags and page links, its forms and charts."""
     if tag == "script":
         return bool(re.fullmatch(r"/?(\.\./)*static/(app|search)\.js", attributes.get("src") or ""))
     if tag == "link":
-        return attributes.get("rel") in ("stylesheet", "icon", "canonical", "alternate", "self")
+        return attributes.get("rel") in ("stylesheet", "icon", "canonical", "alternate", "self", "prev", "next")
     if tag == "form":
         action = attributes.get("action")
         own_search = action is not None and re.fullmatch(r"/?(\.\./)*search/", action) is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -22,7 +22,14 @@ from pygments.formatters import HtmlFormatter
 from registry.discovery import DISCOVERY_NOTE_CODES
 from registry.emit import capabilities, charts, markdown, well_known
 from registry.emit import verdict as verdicts
-from registry.emit.context import Card, Listing, SiteInfo
+from registry.emit.context import (
+    SORTS,
+    Card,
+    Listing,
+    SiteInfo,
+    Sort,
+    publisher_index_pages,
+)
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -35,6 +42,13 @@ if TYPE_CHECKING:
     from registry.emit.context import SiteContext, SkillContext
 
 NEWEST_ON_HOME = 8
+HOME_PUBLISHERS = 30  # the largest, by name, on the home page; browse/publishers/ lists them all
+PAGE_LINKS_AROUND = 2  # numbered links either side of the current page; the first and last are always linked
+LISTING_TITLES = {"all": "Browse all skills", "category": "Category", "publisher": "Publisher", "tag": "Tag"}
+# Where a listing page's card links start: a card is rendered once, at this mark, and each page puts its own
+# path to the site root in. Nothing else in a card can read "<root>": autoescape writes every "<" of a skill's
+# text as "&lt;".
+ROOT_MARK = Markup("<root>")
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,81 @@ class FileView:
     size_text: str
     digest: str
     url: str
+
+
+@dataclass(frozen=True)
+class SortLink:
+    slug: str
+    label: str
+    url: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class PageLink:
+    number: int | None  # None: the gap between the numbers shown
+    url: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class Pagination:
+    """Where a page is among its pages: the page links (templates/partials/page_links.html) and rel=prev/next."""
+
+    number: int  # from 1
+    count: int
+    pages: list[PageLink]
+    prev_url: str | None
+    next_url: str | None
+    first: int  # the first item's position, from 1 (0 when there is none)
+    last: int
+    total: int
+
+    @classmethod
+    def of(cls, number: int, count: int, url: Callable[[int], str], where: slice, total: int) -> Pagination:
+        """Page `number` of `count`; `url(n)` leads to page n, `where` is this page's slice of the `total` items."""
+        last = min(where.stop, total)
+        return cls(
+            number=number,
+            count=count,
+            pages=[PageLink(n, url(n) if n else "", n == number) for n in page_numbers(number, count)],
+            prev_url=url(number - 1) if number > 1 else None,
+            next_url=url(number + 1) if number < count else None,
+            first=where.start + 1 if last > where.start else 0,
+            last=max(last, where.start),
+            total=total,
+        )
+
+
+@dataclass(frozen=True)
+class ListingPage:
+    """One page of a listing in one order: what the browse and listing templates show around the cards."""
+
+    sort: Sort
+    nav: Pagination
+    cards: list[Markup]
+    sorts: list[SortLink]
+
+
+@dataclass(frozen=True)
+class PublisherEntry:
+    key: str
+    url: str
+    skills: int
+
+
+def page_numbers(number: int, count: int) -> list[int | None]:
+    """The page links shown on page `number` of `count`: the first, the last, and PAGE_LINKS_AROUND either side
+    of the current page; None where numbers are left out."""
+    shown = sorted({1, count, *range(max(1, number - PAGE_LINKS_AROUND), min(count, number + PAGE_LINKS_AROUND) + 1)})
+    numbers: list[int | None] = []
+    for value in shown:
+        if numbers and value - (numbers[-1] or 0) == 2:
+            numbers.append(value - 1)  # a gap of one page is shown as that page, not as "…"
+        elif numbers and value - (numbers[-1] or 0) > 2:
+            numbers.append(None)
+        numbers.append(value)
+    return numbers
 
 
 @dataclass(frozen=True)
@@ -135,6 +224,7 @@ class HtmlEmitter:
         self.urls = urls
         self.site = site
         self.md = markdown.make_renderer()
+        self._cards: dict[str, list[str]] = {}  # card_html's cards, split at ROOT_MARK
 
     def _render(self, template: str, page_file: str, root: str | None = None, **context) -> None:
         html = self.env.get_template(template).render(
@@ -228,40 +318,103 @@ class HtmlEmitter:
             updated=updated[:NEWEST_ON_HOME],
             featured=[] if newest else cards[:NEWEST_ON_HOME],
             categories=listings["category"],
-            publishers=listings["publisher"],
+            publishers=sorted(
+                sorted(listings["publisher"], key=lambda p: (-len(p.cards), p.key))[:HOME_PUBLISHERS],
+                key=lambda p: p.key,
+            ),
+            publisher_count=len(listings["publisher"]),
             dialects=sorted(dialects.items(), key=lambda item: (-item[1], item[0])),
             charts=charts.chart_set(cards, has_history=self.site.commit is not None).home,
             page_title=self.site.title,
             page_description=f"{self.site.skill_count} agent skills, validated and ready to install.",
         )
 
+    def card_html(self, card: Card, root: str) -> Markup:
+        """A listing's card: rendered once per build, then given each page's path to the site root."""
+        parts = self._cards.get(card.id)
+        if parts is None:
+            html = self.env.get_template("partials/card.html").render(card=card, root=ROOT_MARK, card_heading_level=2)
+            parts = self._cards[card.id] = html.split(ROOT_MARK)
+        return Markup(root.join(parts))
+
+    def listing_pages(self, listing: Listing, **context) -> None:
+        """Every page of a listing in every order it offers; `context` goes to each page's template."""
+        template = "browse.html" if listing.kind == "all" else "listing.html"
+        heading = LISTING_TITLES[listing.kind] + ("" if listing.kind == "all" else f": {listing.key}")
+        chart = (
+            charts.publisher_growth(listing.key, listing.cards, has_history=self.site.commit is not None)
+            if listing.kind == "publisher"
+            else None
+        )
+        for sort in listing.sorts:
+            ordered = sort.order(listing.cards)
+            for number in range(1, listing.page_count + 1):
+                page_file = listing.page_file(sort, number)
+                page = self._listing_page(listing, sort, ordered, number, SiteUrls.root_from(page_file))
+                nav = page.nav
+                title = heading + ("" if sort is SORTS[0] else f", {sort.phrase}")
+                self._render(
+                    template,
+                    page_file,
+                    listing=listing,
+                    page=page,
+                    nav=nav,
+                    heading=heading,
+                    chart=chart if number == 1 else None,  # on the first page of each order
+                    page_title=title + (f", page {number} of {nav.count}" if number > 1 else ""),
+                    page_description=(
+                        f"Skills {nav.first} to {nav.last} of {nav.total}"
+                        if number > 1
+                        else f"All {nav.total} skills in {self.site.title}."
+                        if listing.kind == "all"
+                        else f"{nav.total} skills"
+                    ),
+                    **context,
+                )
+
+    def _listing_page(self, listing: Listing, sort: Sort, ordered: list[Card], number: int, root: str) -> ListingPage:
+        def url(sort: Sort, number: int) -> str:
+            return root + listing.page_file(sort, number).removesuffix("index.html")
+
+        where = listing.page_slice(number)
+        return ListingPage(
+            sort=sort,
+            nav=Pagination.of(number, listing.page_count, lambda n: url(sort, n), where, len(ordered)),
+            cards=[self.card_html(card, root) for card in ordered[where]],
+            sorts=[SortLink(s.slug, s.label, url(s, 1), s is sort) for s in listing.sorts],
+        )
+
+    def publisher_index(self, publishers: list[Listing]) -> None:
+        """Every publisher by name, PUBLISHERS_PER_PAGE a page (the home page shows the largest)."""
+        pages = publisher_index_pages(len(publishers))
+        for number, (page_file, where) in enumerate(pages, start=1):
+            root = SiteUrls.root_from(page_file)
+
+            def url(n: int, root: str = root) -> str:
+                return root + pages[n - 1][0].removesuffix("index.html")
+
+            nav = Pagination.of(number, len(pages), url, where, len(publishers))
+            self._render(
+                "publishers.html",
+                page_file,
+                nav=nav,
+                publishers=[
+                    PublisherEntry(p.key, root + p.path.removesuffix("index.html"), len(p.cards))
+                    for p in publishers[where]
+                ],
+                page_title="Publishers" + (f", page {number} of {nav.count}" if number > 1 else ""),
+                page_description=f"The {len(publishers)} publishers of {self.site.title}, by name.",
+            )
+
     def browse(self, cards: list[Card], listings: dict[str, list[Listing]]) -> None:
-        self._render(
-            "browse.html",
-            "browse/index.html",
-            cards=cards,
+        self.listing_pages(
+            Listing("all", "", cards),
             categories=listings["category"],
-            publishers=listings["publisher"],
             dialect_names=sorted({d for c in cards for d in c.dialects}),
-            page_title="Browse all skills",
-            page_description=f"All {len(cards)} skills in {self.site.title}.",
         )
 
     def listing(self, listing: Listing) -> None:
-        titles = {"category": "Category", "publisher": "Publisher", "tag": "Tag"}
-        self._render(
-            "listing.html",
-            listing.path,
-            listing=listing,
-            cards=listing.cards,
-            chart=(
-                charts.publisher_growth(listing.key, listing.cards, has_history=self.site.commit is not None)
-                if listing.kind == "publisher"
-                else None
-            ),
-            page_title=f"{titles[listing.kind]}: {listing.key}",
-            page_description=f"{len(listing.cards)} skills",
-        )
+        self.listing_pages(listing)
 
     def redirect_page(self, old_id: str, new_id: str) -> None:
         """The old address of a renamed skill, for hosts without redirect rules (Netlify uses _redirects)."""
@@ -339,8 +492,8 @@ _NOWHERE = _Nowhere()
 
 @dataclass(frozen=True)
 class HtmlPages:
-    """Per skill its page; per site the home, browse, listing, search, 404, moved and withdrawn pages,
-    _redirects and the static assets."""
+    """Per skill its page; per site the home, search, 404, moved and withdrawn pages, every page of the browse
+    and listing pages in every order (registry/emit/context.py Listing), _redirects and the static assets."""
 
     name: ClassVar[str] = "html"
     stage: ClassVar[str] = "emit"
@@ -368,6 +521,7 @@ class HtmlPages:
         for kind_listings in listings.values():
             for listing in kind_listings:
                 pages.listing(listing)
+        pages.publisher_index(listings["publisher"])
         pages.not_found()
         for old, new in sorted(context.lifecycle.renamed.items()):
             pages.redirect_page(old, new)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 from xml.sax.saxutils import escape
 
+from registry.emit.context import Listing, publisher_index_pages
 from registry.emit.urls import SiteUrls
 from registry.emit.writer import SiteWriter
 
@@ -33,7 +34,8 @@ def emit(writer: SiteWriter, urls: SiteUrls, pages: list[tuple[str, str | None]]
 
 @dataclass(frozen=True)
 class Sitemap:
-    """Every skill page (dated by git), every listing page, the home, browse and stats pages."""
+    """Every skill page (dated by git), every page of the browse and listing pages in every order, the home and
+    stats pages."""
 
     name: ClassVar[str] = "sitemap"
     stage: ClassVar[str] = "emit"
@@ -43,9 +45,12 @@ class Sitemap:
 
     def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[tuple[str, str | None]]) -> None:
         pages = list(results)
+        browse = Listing("all", "", [context.cards[skill.id] for skill in context.published])
+        listings = [browse, *(listing for kind_listings in context.listings.values() for listing in kind_listings)]
+        # Every page of every listing in every order (registry/emit/html.py writes the same list).
+        pages += [(page.removesuffix("index.html"), None) for listing in listings for page in listing.page_files()]
         pages += [
-            (listing.path.removesuffix("index.html"), None)
-            for kind_listings in context.listings.values()
-            for listing in kind_listings
+            (page.removesuffix("index.html"), None)
+            for page, _ in publisher_index_pages(len(context.listings["publisher"]))
         ]
-        emit(writer, context.urls, [*pages, ("", None), ("browse/", None), ("stats/", None)])
+        emit(writer, context.urls, [*pages, ("", None), ("stats/", None)])
