@@ -16,7 +16,7 @@ from registry.score.card import FROM_INSTRUCTIONS, PATH, Use
 from registry.score.card_rules.view import SECRET_PATH_CLASSES, SkillView, _item
 from registry.score.risk.lines import PROSE, Line, TextFile
 from registry.score.risk.rules import METADATA, Item, RiskRule, _rule
-from registry.score.vocabulary import URL, host_kind, url_host
+from registry.score.vocabulary import URL, host_kind, sentences, url_host
 
 CREDENTIAL_READ_BY_INSTRUCTION = _rule(
     "R143", "high", "credentials",
@@ -105,7 +105,7 @@ def downloads_run_by_instruction(view: SkillView) -> list[Item]:
         for line in file.lines:
             if line.context != PROSE or "://" not in line.text:
                 continue
-            for start, sentence in _sentences_of(line.text[:4096]):
+            for start, sentence in sentences(line.text[:4096]):
                 url = URL.search(sentence)
                 run = _RUN_IT.search(sentence, url.end()) if url else None
                 if url is None or run is None:
@@ -186,7 +186,7 @@ def secrets_sent_by_instruction(view: SkillView) -> list[Item]:
                                                               "deliver", "email")):  # fmt: skip
                 previous = text
                 continue
-            for start, sentence in _sentences_of(text):
+            for start, sentence in sentences(text):
                 found = _secret_send(sentence, previous)
                 previous = sentence
                 if found is None or line.warns(start, start):
@@ -204,16 +204,6 @@ def secrets_sent_by_instruction(view: SkillView) -> list[Item]:
                     return items
             previous = text
     return items
-
-
-def _sentences_of(text: str) -> list[tuple[int, str]]:
-    out, start = [], 0
-    for match in re.finditer(r"[.!?](?:\s+|$)", text):
-        out.append((start, text[start : match.end()]))
-        start = match.end()
-    if start < len(text):
-        out.append((start, text[start:]))
-    return out
 
 
 def _secret_send(sentence: str, previous: str) -> tuple[str, str] | None:
@@ -296,7 +286,7 @@ def _read_out_sentence(line: Line, use: Use) -> tuple[str, str] | None:
         at = text.find(use.value)
     if at < 0:
         return None
-    start, sentence = next((s, t) for s, t in reversed(_sentences_of(text)) if s <= at)
+    start, sentence = next(((s, t) for s, t in reversed(sentences(text)) if s <= at), (0, text))
     sentence = sentence.strip()
     prose = _CODE_SPAN.sub(" ", sentence)  # words inside code spans are not the sentence's verbs
     for clause in _CLAUSE.split(prose):

@@ -45,6 +45,7 @@ from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE
 from registry.score.risk.needles import HIDDEN_CHANNELS, needles_in
 from registry.score.risk.rules import Item, RiskRule, show
 from registry.score.vocabulary import (
+    LINE_BREAKS,
     METADATA_CREDENTIAL_PATHS,
     RAW_IP,
     URL,
@@ -53,6 +54,7 @@ from registry.score.vocabulary import (
     known_registry,
     metadata_endpoint,
     same_owner,
+    sentence_end,
     url_host,
 )
 
@@ -540,7 +542,8 @@ def plain_values(texts: list[str]) -> bool:
     return not any(len(cell.split()) >= 6 or re.search(r"[a-z]{2}[.!?:]\s+\w", cell) for cell in texts)
 
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n|-->")
+# A sentence ends as everywhere else (registry/score/vocabulary.py), at a line break, or where an HTML comment does.
+_SENTENCE_END = re.compile(sentence_end(LINE_BREAKS).pattern + "|-->")
 
 
 def _sentence_end(text: str, start: int) -> int:
