@@ -503,6 +503,7 @@ _ENV_DUMP = re.compile(
     r"|\b(?:Get-ChildItem|gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)",
     re.IGNORECASE,
 )
+_MAY_DUMP_ENV = re.compile(r"env|set|export")  # a literal every _ENV_DUMP branch holds, lower-cased
 _ENV_AS_CHILD = re.compile(r"\benv\s*[=:]\s*(?:\{\s*\.\.\.)?\s*$|\benviron\s*=\s*$|\*\*\s*$")
 _SECRET_VAR = re.compile(
     r"\$\{?(?P<a>[A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY|SECRET_KEY|"
@@ -558,7 +559,7 @@ def detect_exfiltration(file: TextFile, index: int, line: Line, lower: str) -> I
             sent.append((label, start, end))
         for match in _SECRET_DIRS.finditer(text):
             sent.append((f"the {match.group(0).rstrip('/')} directory", match.start(), match.end()))
-        for match in _ENV_DUMP.finditer(text):
+        for match in _ENV_DUMP.finditer(text) if _MAY_DUMP_ENV.search(lower) else ():
             if _ENV_AS_CHILD.search(text[max(0, match.start() - 40) : match.start()]):
                 continue
             sent.append(("the whole environment (every variable, secrets included)", match.start(), match.end()))
