@@ -35,7 +35,11 @@ class RegistryGroup(click.Group):
     `search` starts without importing what it does not use.
     """
 
-    LAZY: ClassVar[dict[str, str]] = {"new": "registry.cli_authoring", "codeowners": "registry.cli_authoring"}
+    LAZY: ClassVar[dict[str, str]] = {
+        "new": "registry.cli_authoring",
+        "codeowners": "registry.cli_authoring",
+        "skills-sh": "registry.cli_authoring",
+    }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})
@@ -43,7 +47,7 @@ class RegistryGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.LAZY and cmd_name not in self.commands:
             module = importlib.import_module(self.LAZY[cmd_name])
-            self.add_command(getattr(module, cmd_name), cmd_name)
+            self.add_command(getattr(module, cmd_name.replace("-", "_")), cmd_name)  # skills-sh: skills_sh
         return super().get_command(ctx, cmd_name)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]

@@ -1,12 +1,15 @@
-"""Commands for authors and maintainers: `new` scaffolds a skill, `codeowners` derives CODEOWNERS.
+"""Commands for authors and maintainers: `new` scaffolds a skill, `codeowners` derives CODEOWNERS,
+`skills-sh` derives skills.sh.json.
 
 `new` writes a skill that passes `skill-registry validate --strict` as it is, in any of the
 seven dialects, with every frontmatter field explained in a YAML comment; the author then
 replaces the placeholder text. `codeowners` turns registry.yaml's namespaces and maintainers
 into `.github/CODEOWNERS`, so that GitHub asks the right people to review each pull request,
-and `--check` tells CI whether the file is current.
+and `--check` tells CI whether the file is current. `skills-sh` writes the repository-root
+`skills.sh.json` that groups the registry's published skills on skills.sh (by category, or as
+registry.yaml's `skills_sh:` says), with the same `--check`.
 
-Both are plain `click` commands; `registry/cli.py` registers them on the main group.
+All are plain `click` commands; `registry/cli.py` registers them on the main group.
 """
 
 from __future__ import annotations
@@ -17,14 +20,16 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
+    from registry.analysis import Analysis
+    from registry.model import Skill
     from registry.policy import Policy
 
 # The registry's modules (dialects, policy and its JSON Schema) are imported by the commands that
@@ -816,4 +821,284 @@ def _arguments(policy: Path | None, out: Path, skills_root: str) -> str:
         parts.append(f" --out {out}")
     if skills_root != "skills-index":
         parts.append(f" --skills-root {skills_root}")
+    return "".join(parts)
+
+
+# -- skills-sh -------------------------------------------------------------------------------
+#
+# skills.sh, the directory behind the `skills` CLI, shows every skill it has seen from a GitHub repository on one
+# page, and groups them into sections by a `skills.sh.json` at the repository's root
+# (https://skills.sh/docs/customize; schema: https://skills.sh/schemas/skills.sh.schema.json). It knows a skill by
+# the name the `skills` CLI gives it when installing from the repository: the frontmatter `name` (the CLI skips a
+# SKILL.md without one, and keeps the first skill of each name), so a repository page has one skill per name.
+# It matches the names in the file case-insensitively, reading spaces and underscores as hyphens; the first
+# grouping that lists a name wins; it reads 50 groupings of 500 skills at most; a skill no grouping lists is shown
+# in an "Other skills" section, above the groupings or below them (`notGrouped`).
+
+SKILLS_SH_FILE = Path("skills.sh.json")
+SKILLS_SH_SCHEMA = "https://skills.sh/schemas/skills.sh.schema.json"
+SKILLS_SH_MAX_GROUPINGS = 50
+SKILLS_SH_MAX_SKILLS = 500  # in one grouping
+SKILLS_SH_MAX_TITLE = 120
+SKILLS_SH_MAX_NAME = 120
+
+# The titles and sentences of the default categories (registry/score/categories.py says what each covers). A
+# registry's own category is titled from its name ("machine-learning": "Machine learning"), without a sentence.
+CATEGORY_TITLES = {"devops": "DevOps"}
+CATEGORY_DESCRIPTIONS = {
+    "development": "Writing, reviewing, testing and maintaining code.",
+    "creative": "Design, images, video, music and writing.",
+    "enterprise": "Business work: documents, meetings, email, planning, sales and finance.",
+    "data": "Databases, spreadsheets, analysis, charts and machine learning.",
+    "devops": "Building, deploying and running software and its infrastructure.",
+    "other": "Skills outside the other categories.",
+}
+
+
+def skills_sh_key(name: str) -> str:
+    """A name as skills.sh matches it: case-insensitively, spaces and underscores read as hyphens."""
+    return re.sub(r"[ _]", "-", name.lower())
+
+
+def category_title(category: str) -> str:
+    return CATEGORY_TITLES.get(category) or category.replace("-", " ").replace("_", " ").capitalize()
+
+
+@dataclass(frozen=True)
+class SkillsShFile:
+    """skills.sh.json for a registry, or the problems that keep it from being written."""
+
+    text: str
+    groupings: int
+    skills: int
+    messages: tuple[str, ...]  # warnings and notes, each one line in the house style
+    problems: tuple[str, ...]  # registry.yaml's skills_sh settings do not fit the registry (nothing is written)
+
+
+def render_skills_sh(analysis: Analysis, source: str = "skills-index") -> SkillsShFile:
+    """skills.sh.json for the analysed registry: deterministic (sorted keys, names in a fixed order), one newline.
+
+    Lists the published skills (neither withdrawn nor left out) by the name skills.sh knows them by: one
+    grouping per category in the policy's order, or registry.yaml's `skills_sh.groupings`. Skills that
+    skills.sh would read as one name are listed once, under the one the registry's .well-known indexes give
+    the name to (registry/discovery.py: the skill whose folder has the name, then the first published, then
+    the smaller id), and a warning names them all.
+    """
+    policy = analysis.policy
+    messages: list[str] = []
+    problems: list[str] = []
+
+    def preference(skill: Skill) -> tuple:
+        history = analysis.repository.histories.get(skill.location.rel_folder)
+        first = history.first_published if history else None
+        return (
+            analysis.discovery.get(skill.id) != skill.name, skill.location.folder.name != skill.name,
+            first is None, first or "", skill.id,
+        )  # fmt: skip
+
+    by_key: dict[str, list[Skill]] = {}
+    for skill in analysis.published:
+        name = skill.name if isinstance(skill.name, str) else ""
+        if not name.strip():
+            messages.append(
+                f"note: {skill.id} has no name in its frontmatter: the `skills` CLI skips it, so skills.sh does "
+                "not show it"
+            )
+        elif len(name) > SKILLS_SH_MAX_NAME:
+            messages.append(f"note: {skill.id} is left out: skills.sh reads names of {SKILLS_SH_MAX_NAME} characters")
+        else:
+            by_key.setdefault(skills_sh_key(name), []).append(skill)
+    chosen: dict[str, Skill] = {}
+    for key, skills in sorted(by_key.items()):
+        ranked = sorted(skills, key=preference)
+        chosen[key] = ranked[0]
+        if len(ranked) > 1:
+            where = (
+                f"in {ranked[0].id}'s category '{ranked[0].category}'"
+                if not policy.skills_sh_groupings
+                else "where skills_sh.groupings first names one of them"
+            )
+            messages.append(
+                f"warning: skills.sh reads {', '.join(s.id for s in ranked)} as one skill '{ranked[0].name}' (it "
+                f"shows one skill per name in a repository): skills.sh.json lists the name once, {where}; give "
+                "them different names to show each"
+            )
+
+    groupings: list[dict[str, Any]] = []
+    if policy.skills_sh_groupings:
+        published = {s.id: s for s in analysis.published}
+        known = {s.id for s in analysis.skills} | {left.id for left in analysis.found.dropped}
+        placed: dict[str, str] = {}  # skill id -> the title of the grouping that lists it
+        listed: set[str] = set()  # skills.sh keys
+        for index, grouping in enumerate(policy.skills_sh_groupings):
+            names: list[str] = []
+            for skill_id in grouping.skills:
+                if skill_id in placed:
+                    problems.append(
+                        f"skills_sh.groupings.{index}.skills: '{skill_id}' is already in '{placed[skill_id]}'; "
+                        "skills.sh shows a skill in the first grouping that lists it, so list it once"
+                    )
+                    continue
+                placed[skill_id] = grouping.title
+                skill = published.get(skill_id)
+                if skill is None:
+                    if skill_id in known:
+                        messages.append(
+                            f"note: {skill_id} is not published (withdrawn, or no client could load it): it is left "
+                            f"out of '{grouping.title}'"
+                        )
+                    else:
+                        hint = _unknown_skill_hint(skill_id, known, analysis.lifecycle.renamed)
+                        problems.append(
+                            f"skills_sh.groupings.{index}.skills: '{skill_id}' is not a skill in {source}{hint}"
+                        )
+                    continue
+                key = skills_sh_key(skill.name or "")
+                if key in chosen and key not in listed:
+                    listed.add(key)
+                    names.append(chosen[key].name or "")
+            if names:
+                groupings.append(_grouping(grouping.title, grouping.description, names))
+            else:
+                messages.append(f"note: '{grouping.title}' lists no skill skills.sh shows: it is left out")
+    else:
+        by_category: dict[str, list[Skill]] = {}
+        for skill in chosen.values():
+            by_category.setdefault(skill.category or "other", []).append(skill)
+        order = [*policy.categories, *sorted(c for c in by_category if c not in policy.categories)]
+        for category in order:
+            members = sorted(by_category.get(category, ()), key=lambda s: (skills_sh_key(s.name or ""), s.id))
+            names = [s.name or "" for s in members]
+            parts = [names[i : i + SKILLS_SH_MAX_SKILLS] for i in range(0, len(names), SKILLS_SH_MAX_SKILLS)]
+            for number, part in enumerate(parts, start=1):
+                suffix = f" ({number} of {len(parts)})" if len(parts) > 1 else ""
+                groupings.append(_grouping(category_title(category), CATEGORY_DESCRIPTIONS.get(category), part, suffix))
+        if len(groupings) > SKILLS_SH_MAX_GROUPINGS:
+            left = sum(len(g["skills"]) for g in groupings[SKILLS_SH_MAX_GROUPINGS:])
+            del groupings[SKILLS_SH_MAX_GROUPINGS:]
+            messages.append(
+                f"warning: skills.sh reads {SKILLS_SH_MAX_GROUPINGS} groupings at most: the other {left} skills "
+                "are left to its 'Other skills' section; set skills_sh.groupings in registry.yaml to choose"
+            )
+
+    if not groupings and not problems:
+        problems.append(f"no skill of {source} can be grouped, and skills.sh.json needs at least one grouping")
+    document = {"$schema": SKILLS_SH_SCHEMA, "notGrouped": policy.skills_sh_not_grouped, "groupings": groupings}
+    text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    count = sum(len(g["skills"]) for g in groupings)
+    return SkillsShFile(text, len(groupings), count, tuple(messages), tuple(problems))
+
+
+def _grouping(title: str, description: str | None, names: list[str], suffix: str = "") -> dict[str, Any]:
+    room = SKILLS_SH_MAX_TITLE - len(suffix)
+    shown = (title if len(title) <= room else title[: room - 1] + "…") + suffix
+    grouping: dict[str, Any] = {"title": shown, "skills": names}
+    if description:
+        grouping["description"] = description
+    return grouping
+
+
+def _unknown_skill_hint(skill_id: str, known: set[str], renamed: Mapping[str, str]) -> str:
+    if skill_id in renamed:
+        return f"; it was renamed to '{renamed[skill_id]}' (lifecycle.yaml)"
+    close = difflib.get_close_matches(skill_id, sorted(known), n=1, cutoff=0.75)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+@click.command("skills-sh", short_help="Generate skills.sh.json: how skills.sh groups the skills.")
+@click.option(
+    "--policy",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    show_default="registry.yaml",
+    help="The registry's policy file.",
+)
+@click.option(
+    "--source",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("skills-index"),
+    show_default=True,
+    help="Folder of the skills, from the repository root.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=SKILLS_SH_FILE,
+    show_default=True,
+    help="Where skills.sh.json is written (or compared with --check); skills.sh reads it at the repository root.",
+)
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 when the file is missing or stale.")
+def skills_sh(policy: Path | None, source: Path, out: Path, check: bool) -> None:
+    """Generate skills.sh.json, which groups the repository's skills on skills.sh.
+
+    One grouping per category, or the groupings set in registry.yaml (`skills_sh:`); only published
+    skills, by the name skills.sh knows them by.
+    """
+    from registry.analysis import analyse
+    from registry.policy import POLICY_FILE, PolicyError
+
+    given = policy is not None
+    policy = policy if policy is not None else Path(POLICY_FILE)
+    if not policy.is_file():
+        click.echo(f"error: no {POLICY_FILE} here; run this at the registry's root, or pass --policy FILE", err=True)
+        sys.exit(2)
+    if not source.is_dir():
+        click.echo(f"error: no {source}/ here; run this at the registry's root, or pass --source FOLDER", err=True)
+        sys.exit(2)
+    try:
+        analysis = analyse(source, policy)
+    except PolicyError as err:
+        click.echo(f"error: {err.path} is not valid:", err=True)
+        for problem in err.problems:
+            click.echo(f"  {problem}", err=True)
+        sys.exit(1)
+    rendered = render_skills_sh(analysis, str(source))
+    for message in rendered.messages:
+        click.echo(message, err=True)
+    if rendered.problems:
+        click.echo(f"error: {policy} does not fit the skills in {source}:", err=True)
+        for problem in rendered.problems:
+            click.echo(f"  {problem}", err=True)
+        sys.exit(1)
+    regenerate = "skill-registry skills-sh" + _skills_sh_arguments(policy if given else None, source, out)
+    if check:
+        if not out.is_file():
+            click.echo(f"error: {out} is missing; create it with `{regenerate}`", err=True)
+            sys.exit(1)
+        current = out.read_text(encoding="utf-8")
+        if current == rendered.text:
+            click.echo(f"{out} is up to date with {source} and {policy}")
+            return
+        diff = difflib.unified_diff(
+            current.splitlines(keepends=True),
+            rendered.text.splitlines(keepends=True),
+            fromfile=f"{out} (current)",
+            tofile=f"{out} (from {source} and {policy})",
+        )
+        click.echo(
+            f"error: {out} is stale (it does not match {source} and {policy}); run `{regenerate}` and commit it",
+            err=True,
+        )
+        click.echo("".join(diff), err=True, nl=False)
+        sys.exit(1)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    changed = not out.is_file() or out.read_text(encoding="utf-8") != rendered.text
+    out.write_text(rendered.text, encoding="utf-8", newline="\n")
+    click.echo(
+        f"{'Wrote' if changed else 'Unchanged:'} {out} ({rendered.groupings} groupings of {rendered.skills} skills "
+        f"from {source})",
+        err=True,
+    )
+
+
+def _skills_sh_arguments(policy: Path | None, source: Path, out: Path) -> str:
+    """The options to repeat in the command that regenerates the file: those that differ from the defaults."""
+    from registry.policy import POLICY_FILE
+
+    parts = []
+    if policy is not None and policy != Path(POLICY_FILE):
+        parts.append(f" --policy {policy}")
+    if source != Path("skills-index"):
+        parts.append(f" --source {source}")
+    if out != SKILLS_SH_FILE:
+        parts.append(f" --out {out}")
     return "".join(parts)

@@ -102,6 +102,37 @@ SCHEMA: dict[str, Any] = {
                 }
             },
         },
+        "skills_sh": {
+            "type": "object", "additionalProperties": False,
+            "description": "How skills.sh groups this repository's skills: `skill-registry skills-sh` writes "
+            "skills.sh.json from it (default: one grouping per category).",
+            "properties": {
+                "not_grouped": {
+                    "enum": ["top", "bottom"],
+                    "description": "Where skills.sh shows the skills no grouping lists (default: bottom).",
+                },
+                "groupings": {
+                    "type": "array", "minItems": 1, "maxItems": 50,
+                    "description": "Groupings to show instead of the categories, in this order (skills.sh reads "
+                    "50 at most).",
+                    "items": {
+                        "type": "object", "additionalProperties": False, "required": ["title", "skills"],
+                        "properties": {
+                            "title": {"type": "string", "minLength": 1, "maxLength": 120,
+                                      "description": "The section's title on skills.sh."},
+                            "description": {"type": "string", "maxLength": 500,
+                                            "description": "A sentence shown under the title."},
+                            "skills": {
+                                "type": "array", "minItems": 1, "maxItems": 500, "uniqueItems": True,
+                                "items": {"type": "string", "pattern": "^[a-z0-9_.-]+(/[a-z0-9_.-]+)*$"},
+                                "description": "Skill ids (publisher/name), in the order shown; each must be a "
+                                "skill of the registry.",
+                            },
+                        },
+                    },
+                },
+            },
+        },
         "overrides": {
             "type": "object", "additionalProperties": False,
             "properties": {
@@ -164,6 +195,15 @@ class RiskOverride:
 
 
 @dataclass(frozen=True)
+class SkillsShGrouping:
+    """A section of skills.sh's page for the repository, as registry.yaml's `skills_sh.groupings` sets it."""
+
+    title: str
+    description: str | None
+    skills: tuple[str, ...]  # skill ids, in the order shown
+
+
+@dataclass(frozen=True)
 class Policy:
     source: str | None = None  # where it was read from; None for the built-in default
     title: str | None = None
@@ -175,6 +215,8 @@ class Policy:
     severity: Mapping[str, str] = field(default_factory=dict)
     risk_overrides: tuple[RiskOverride, ...] = ()
     limits: Limits = field(default_factory=Limits)
+    skills_sh_not_grouped: str = "bottom"
+    skills_sh_groupings: tuple[SkillsShGrouping, ...] = ()  # empty: one grouping per category
 
     def owner_of(self, namespace: str) -> Publisher | None:
         for publisher in self.publishers.values():
@@ -277,9 +319,14 @@ def parse_policy(
         raise PolicyError(shown, problems)
     limits = dataclasses.replace(Limits(), **(data.get("limits") or {}))
     exclude = tuple((data.get("discovery") or {}).get("exclude_risk", ["critical"]))
+    skills_sh = data.get("skills_sh") or {}
+    groupings = tuple(
+        SkillsShGrouping(item["title"], item.get("description"), tuple(item["skills"]))
+        for item in skills_sh.get("groupings") or ()
+    )
     return Policy(
         shown, data.get("title"), maintainers, publishers, tuple(categories), keywords, exclude, severity,
-        tuple(risk_overrides), limits,
+        tuple(risk_overrides), limits, skills_sh.get("not_grouped", "bottom"), groupings,
     )  # fmt: skip
 
 
@@ -318,7 +365,8 @@ def policy_markdown() -> str:
     lines += [
         "",
         "Checks beyond the schema: a namespace may be owned by one publisher only; severity overrides",
-        "must name existing rule codes; risk overrides must be approved by a registry maintainer.",
+        "must name existing rule codes; risk overrides must be approved by a registry maintainer;",
+        "`skills_sh.groupings` must name skills the registry has, each once (checked by `skill-registry skills-sh`).",
         "",
     ]
     return "\n".join(lines)
