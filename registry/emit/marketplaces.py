@@ -1,23 +1,32 @@
-"""Plugin marketplaces for Claude Code and Codex, both from the same plugins of one build.
+"""Plugin marketplaces for Claude Code, Codex, Cursor and GitHub Copilot CLI, all from the same plugins of one build.
 
 One plugin per publisher: a publisher is who a user decides to trust, so installing one plugin trusts
 one party, and every skill in it was reviewed under that publisher's namespace (check-pr). A plugin per
 skill would repeat the discovery index; a plugin per category would mix publishers in one install.
 
 - `plugins/<plugin>.zip`: one deterministic zip per plugin, holding one top-level folder `<plugin>/`
-  with `.claude-plugin/plugin.json`, `.codex-plugin/plugin.json` and `skills/<discovery name>/...`, each
-  skill's files byte for byte. Claude Code's `archive` source reads only zip (2.1.331: "HTTPS URL of a zip
-  archive containing the plugin", stored or deflated entries, a single wrapping folder stripped, the
-  executable bits taken from Unix modes, refused past 50:1 compression). A plugin's archive is made again
-  only when one of its skills' files or this code changed; otherwise last build's file is kept.
+  with `.claude-plugin/plugin.json`, `.codex-plugin/plugin.json`, `.cursor-plugin/plugin.json` and
+  `skills/<discovery name>/...`, each skill's files byte for byte (Copilot CLI reads the Claude manifest).
+  Claude Code's `archive` source reads only zip (2.1.331: "HTTPS URL of a zip archive containing the
+  plugin", stored or deflated entries, a single wrapping folder stripped, the executable bits taken from
+  Unix modes, refused past 50:1 compression). A plugin's archive is made again only when one of its skills'
+  files or this code changed; otherwise last build's file is kept. Every manifest carries the same
+  `version`, `0.0.0-c` and 12 hex digits of a digest of everything else the plugin holds: Claude Code keeps
+  an installed plugin until its version string changes, so the version changes exactly when the plugin does.
 - `.claude-plugin/marketplace.json`: a marketplace added by URL downloads only this file, so each
   plugin's source is `{"source": "archive", "url": <absolute>, "sha256": <hex>}`. Claude Code refuses an
   archive URL that is not https or points at a loopback host, so only a site built with an https
   `--base-url` can be installed from. Lifecycle renames that move every skill of one publisher to another
   become `renames` (plugin names are what users enable).
-- `.agents/plugins/marketplace.json`: Codex reads marketplaces from a git checkout or a folder, not a
-  URL, so each entry's source is `./plugins/<plugin>`: the folder the plugin's archive unpacks into
-  beside the file (README "Plugin marketplaces").
+- `.agents/plugins/marketplace.json` (Codex), `.cursor-plugin/marketplace.json` (Cursor) and
+  `.github/plugin/marketplace.json` (Copilot CLI): none of these clients installs from an archive URL.
+  Codex and Copilot CLI read a marketplace from a git repository or a local folder, Cursor from a git
+  repository, each plugin's source a folder relative to the marketplace's root; so each entry's source is
+  `plugins/<plugin>`: the folder the plugin's archive unpacks into beside the file (README "Plugin
+  marketplaces"). Copilot CLI rejects the whole file when one source is of a kind it does not know (an
+  `archive` or `git-subdir` one), and reads `.github/plugin/` before `.claude-plugin/`, so it never sees
+  the Claude Code file. Codex rejects the whole file on a `policy` value it does not know: every policy is
+  checked against Codex's values first (`checked_codex_policy`), and another value fails the build.
 
 Only skills the discovery index lists (they have a discovery name) go in; withdrawn skills never do.
 """
@@ -29,7 +38,7 @@ import io
 import re
 import zipfile
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlparse
@@ -43,6 +52,11 @@ if TYPE_CHECKING:
 
 CLAUDE_MARKETPLACE = ".claude-plugin/marketplace.json"
 CODEX_MARKETPLACE = ".agents/plugins/marketplace.json"
+CURSOR_MARKETPLACE = ".cursor-plugin/marketplace.json"
+# Copilot CLI looks for `marketplace.json`, `.plugin/marketplace.json`, `.github/plugin/marketplace.json`, then
+# `.claude-plugin/marketplace.json`, and reads the first it finds (docs.github.com, "GitHub Copilot CLI plugin
+# reference", File locations).
+COPILOT_MARKETPLACE = ".github/plugin/marketplace.json"
 PLUGINS_DIR = "plugins"
 FALLBACK_MARKETPLACE_NAME = "skill-registry"
 FALLBACK_CODEX_CATEGORY = "Productivity"
@@ -61,10 +75,22 @@ RESERVED_MARKETPLACE_NAMES = frozenset({
     "anthropic-plugin-directory", "claude-plugin-directory",
 })  # fmt: skip
 IMPERSONATING_WORDS = ("claude", "anthropic", "official")
+# The marketplaces Copilot CLI has registered before any is added: one of the same name could not be added.
+COPILOT_DEFAULT_MARKETPLACES = frozenset({"copilot-plugins", "awesome-copilot"})
+# Copilot CLI: marketplace and plugin names are kebab-case, at most 64 characters.
+MAX_NAME = 64
+# Codex 0.169.0 (codex-rs/core-plugins/src/marketplace.rs, MarketplacePluginInstallPolicy and
+# MarketplacePluginAuthPolicy) reads these values only; any other makes it refuse the whole file ("unknown
+# variant `MAYBE`, expected one of `NOT_AVAILABLE`, `AVAILABLE`, `INSTALLED_BY_DEFAULT`"), every plugin in it.
+CODEX_POLICY_VALUES = {
+    "installation": ("NOT_AVAILABLE", "AVAILABLE", "INSTALLED_BY_DEFAULT"),
+    "authentication": ("ON_INSTALL", "ON_USE"),
+}
+CODEX_POLICY = {"installation": "AVAILABLE", "authentication": "ON_INSTALL"}
 
 
-def kebab(text: str) -> str:
-    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9]+", "-", text.lower())).strip("-")
+def kebab(text: str, limit: int = MAX_NAME) -> str:
+    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9]+", "-", text.lower())).strip("-")[:limit].rstrip("-")
 
 
 def publisher_of(skill_id: str) -> str:
@@ -74,7 +100,8 @@ def publisher_of(skill_id: str) -> str:
 def marketplace_name(title: str) -> str:
     """The site title as a kebab-case marketplace name, unless Claude Code would refuse or misread it."""
     name = kebab(title)
-    if not name or name in RESERVED_MARKETPLACE_NAMES or any(word in name for word in IMPERSONATING_WORDS):
+    refused = RESERVED_MARKETPLACE_NAMES | COPILOT_DEFAULT_MARKETPLACES
+    if not name or name in refused or any(word in name for word in IMPERSONATING_WORDS):
         return FALLBACK_MARKETPLACE_NAME
     return name
 
@@ -82,7 +109,12 @@ def marketplace_name(title: str) -> str:
 def plugin_name(publisher: str, marketplace: str) -> str:
     # A plugin named as its marketplace fails to install (the installer stages both under one name).
     name = kebab(publisher) or "skills"
-    return f"{name}-skills" if name == marketplace else name
+    return with_suffix(name, "-skills") if name == marketplace else name
+
+
+def with_suffix(name: str, suffix: str) -> str:
+    """`name` + `suffix`, shortened first so that the whole stays within MAX_NAME."""
+    return name[: MAX_NAME - len(suffix)].rstrip("-") + suffix
 
 
 @dataclass(frozen=True)
@@ -114,6 +146,7 @@ class Plugin:
     category: str | None
     archive: str  # site path of its archive
     sha256: str  # hex, of the archive's bytes
+    version: str  # as every manifest in the archive says (plugin_version)
 
 
 def plugin_skill(context: SkillContext) -> PluginSkill | None:
@@ -156,21 +189,47 @@ def plugin_description(publisher: str, names: Sequence[str]) -> str:
     return f"{len(names)} skill{'s' if len(names) != 1 else ''} published by {publisher}: {shown}."
 
 
-def plugin_archive(name: str, publisher: str, skills: Sequence[PluginSkill]) -> bytes:
-    names = [skill.name for skill in skills]
-    description = plugin_description(publisher, names)
-    claude_manifest = {"name": name, "description": description, "author": {"name": publisher}}
-    codex_manifest = {
+def plugin_manifests(
+    name: str, publisher: str, skills: Sequence[PluginSkill], version: str | None
+) -> list[tuple[str, bytes]]:
+    """(path in the plugin, JSON bytes) of each client's manifest; without `version` when it is None."""
+    description = plugin_description(publisher, [skill.name for skill in skills])
+    versioned = {"version": version} if version is not None else {}
+    author = {"name": publisher}
+    claude = {"name": name, **versioned, "description": description, "author": author}
+    codex = {
         "name": name,
+        **versioned,
         "description": description,
-        "author": {"name": publisher},
+        "author": author,
         "skills": "./skills/",
         "interface": {"displayName": publisher, "shortDescription": description, "developerName": publisher},
     }
-    members = [
-        (f"{name}/.claude-plugin/plugin.json", dump_json(claude_manifest, pretty=True), False),
-        (f"{name}/.codex-plugin/plugin.json", dump_json(codex_manifest, pretty=True), False),
+    # Cursor's schema (cursor.com/schemas/cursor-plugin/plugin.json) allows no field it does not list.
+    cursor = {"name": name, "displayName": publisher, **versioned, "description": description, "author": author}
+    return [
+        (".claude-plugin/plugin.json", dump_json(claude, pretty=True)),
+        (".codex-plugin/plugin.json", dump_json(codex, pretty=True)),
+        (".cursor-plugin/plugin.json", dump_json(cursor, pretty=True)),
     ]
+
+
+def plugin_version(name: str, publisher: str, skills: Sequence[PluginSkill]) -> str:
+    """A semantic version that changes exactly when anything else the plugin holds does: its manifests without
+    the version, and each skill's name and files (PluginSkill.digest). Claude Code keeps an installed plugin
+    until its manifest's version string changes, and so updates it exactly then. The letter before the digits
+    keeps the pre-release part valid semver (an all-digit part may not start with 0)."""
+    digest = hashlib.sha256()
+    for path, data in plugin_manifests(name, publisher, skills, None):
+        digest.update(b"%s\0%d\0" % (path.encode("utf-8"), len(data)) + data)
+    for skill in skills:
+        digest.update(skill.digest.encode("ascii") + b"\0")
+    return f"0.0.0-c{digest.hexdigest()[:12]}"
+
+
+def plugin_archive(name: str, publisher: str, skills: Sequence[PluginSkill]) -> bytes:
+    version = plugin_version(name, publisher, skills)
+    members = [(f"{name}/{path}", data, False) for path, data in plugin_manifests(name, publisher, skills, version)]
     for skill in skills:
         members += [
             (f"{name}/skills/{skill.name}/{path}", data, executable) for path, data, executable in skill.members
@@ -227,8 +286,8 @@ def emit_plugins(
         publisher = skills[0].publisher
         name = base = plugin_name(publisher, marketplace)
         suffix = 2
-        while name in taken:  # two namespaces that differ only in punctuation ("a.b", "a-b")
-            name, suffix = f"{base}-{suffix}", suffix + 1
+        while name in taken:  # two namespaces that differ only in punctuation ("a.b", "a-b"), or past MAX_NAME
+            name, suffix = with_suffix(base, f"-{suffix}"), suffix + 1
         taken.add(name)
         path = f"{PLUGINS_DIR}/{name}.zip"
         key = archive_key(code, name, publisher, skills)
@@ -239,8 +298,11 @@ def emit_plugins(
             sha256 = hashlib.sha256(archive).hexdigest()
         archives[path] = (key, sha256)
         plugins.append(
-            Plugin(name, publisher, tuple(s.name for s in skills), most_common_category(skills), path, sha256)
-        )
+            Plugin(
+                name, publisher, tuple(s.name for s in skills), most_common_category(skills), path, sha256,
+                plugin_version(name, publisher, skills),
+            )
+        )  # fmt: skip
     return plugins, archives
 
 
@@ -270,7 +332,7 @@ def claude_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugin
     marketplace: dict = {
         "name": name,
         "owner": {"name": context.title},
-        "metadata": {"description": f"Every publisher's skills in {context.title}, one plugin per publisher."},
+        "metadata": {"description": marketplace_description(context)},
         "plugins": [
             {
                 "name": plugin.name,
@@ -290,6 +352,28 @@ def claude_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugin
     return marketplace
 
 
+class CodexPolicyError(ValueError):
+    """A Codex `policy` value Codex does not read: the build stops rather than write a file Codex refuses whole."""
+
+
+def checked_codex_policy(plugin: str, policy: Mapping[str, str]) -> dict[str, str]:
+    """`policy`'s installation and authentication when Codex reads both values; otherwise a CodexPolicyError
+    naming the plugin, the field, the value and the values Codex reads. Codex refuses the whole marketplace file
+    on one unknown value (every plugin in it, not only this one), and leaving this plugin out would hide it
+    without a word, so neither is written: the build fails, and the site it would have replaced stays served."""
+    problems = [
+        f"{field} {policy.get(field)!r} is not one of {', '.join(allowed)}"
+        for field, allowed in CODEX_POLICY_VALUES.items()
+        if policy.get(field) not in allowed
+    ]
+    if problems:
+        raise CodexPolicyError(
+            f"Codex marketplace ({CODEX_MARKETPLACE}), plugin {plugin!r}: policy " + "; ".join(problems)
+            + ". Codex refuses the whole file on such a value, so it was not written."
+        )  # fmt: skip
+    return {field: policy[field] for field in CODEX_POLICY_VALUES}
+
+
 def codex_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugin]) -> dict:
     return {
         "name": name,
@@ -298,7 +382,7 @@ def codex_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugin]
             {
                 "name": plugin.name,
                 "source": {"source": "local", "path": f"./{PLUGINS_DIR}/{plugin.name}"},
-                "policy": {"installation": "AVAILABLE", "authentication": "ON_INSTALL"},
+                "policy": checked_codex_policy(plugin.name, CODEX_POLICY),
                 "category": (plugin.category or FALLBACK_CODEX_CATEGORY).replace("-", " ").title(),
             }
             for plugin in plugins
@@ -306,9 +390,55 @@ def codex_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugin]
     }
 
 
+def cursor_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugin]) -> dict:
+    """Cursor's marketplace (schema cursor.com/schemas/cursor-plugin/marketplace.json: no field it does not list,
+    an entry only `name`, `source`, `description`): each source a folder relative to the marketplace's root,
+    written as Cursor's own marketplace writes them (no leading `./`). Cursor installs from a git repository,
+    and an entry whose source is a URL installs nothing, so there is no archive here."""
+    return {
+        "name": name,
+        "owner": {"name": context.title},
+        "metadata": {"description": marketplace_description(context)},
+        "plugins": [
+            {
+                "name": plugin.name,
+                "source": f"{PLUGINS_DIR}/{plugin.name}",
+                "description": plugin_description(plugin.publisher, plugin.skills),
+            }
+            for plugin in plugins
+        ],
+    }
+
+
+def copilot_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugin]) -> dict:
+    """Copilot CLI's marketplace: each source the relative path of a folder (the only kind of source, beside
+    GitHub repositories, git URLs and npm packages, that it reads; one of another kind makes it refuse the file)."""
+    return {
+        "name": name,
+        "owner": {"name": context.title},
+        "metadata": {"description": marketplace_description(context)},
+        "plugins": [
+            {
+                "name": plugin.name,
+                "source": f"./{PLUGINS_DIR}/{plugin.name}",
+                "description": plugin_description(plugin.publisher, plugin.skills),
+                "version": plugin.version,
+                "author": {"name": plugin.publisher},
+                **({"category": plugin.category} if plugin.category else {}),
+                "keywords": list(plugin.skills[:20]),
+            }
+            for plugin in plugins
+        ],
+    }
+
+
+def marketplace_description(context: SiteContext) -> str:
+    return f"Every publisher's skills in {context.title}, one plugin per publisher."
+
+
 @dataclass(frozen=True)
 class Marketplaces:
-    """Per skill its files as its publisher's plugin holds them; per site the archives and both marketplaces."""
+    """Per skill its files as its publisher's plugin holds them; per site the archives and the four marketplaces."""
 
     name: ClassVar[str] = "marketplaces"
     stage: ClassVar[str] = "emit"
@@ -320,9 +450,12 @@ class Marketplaces:
         name = marketplace_name(context.title)
         saved = context.state.meta(STATE_KEY)
         plugins, archives = emit_plugins(writer, name, results, saved if isinstance(saved, dict) else {}, context.code)
+        codex = codex_marketplace(context, name, plugins)  # a CodexPolicyError leaves the served site as it was
         context.state.set_meta(STATE_KEY, archives)
         # Claude Code refuses an archive URL that is not https or points at a loopback host: with a base URL
         # such as the default http://localhost:8000/ the file would list plugins no client can install.
         if claude_can_fetch(context.options.site_url):
             writer.write_json(CLAUDE_MARKETPLACE, claude_marketplace(context, name, plugins), pretty=True)
-        writer.write_json(CODEX_MARKETPLACE, codex_marketplace(context, name, plugins), pretty=True)
+        writer.write_json(CODEX_MARKETPLACE, codex, pretty=True)
+        writer.write_json(CURSOR_MARKETPLACE, cursor_marketplace(context, name, plugins), pretty=True)
+        writer.write_json(COPILOT_MARKETPLACE, copilot_marketplace(context, name, plugins), pretty=True)

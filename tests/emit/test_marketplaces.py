@@ -1,13 +1,15 @@
-"""The Claude Code and Codex plugin marketplaces (registry/emit/marketplaces.py), checked as the clients read them.
+"""The four plugin marketplaces (registry/emit/marketplaces.py), checked as the clients read them.
 
 Claude Code's marketplace is validated against the rules of Claude Code's own schema (CLAUDE_SCHEMA), Codex's
-against the fields it documents as required (Codex skips a malformed entry without a word, so nobody else would
-notice). Each archive is fetched by its URL, its sha256 checked, and read the way Claude Code 2.1.331 reads one
-(`client_unzip`): a zip of stored or deflated entries, the plugin root at the top or in one wrapping folder,
-executable bits from Unix modes; every skill file must come out byte for byte as the source has it.
+against the fields and values it reads (CODEX_SCHEMA), Cursor's against the JSON Schemas Cursor publishes
+(CURSOR_SCHEMA, CURSOR_PLUGIN_SCHEMA) and Copilot CLI's against its plugin reference (COPILOT_SCHEMA,
+COPILOT_PLUGIN_SCHEMA). Each archive is fetched by its URL, its sha256 checked, and read the way Claude Code
+2.1.331 reads one (`client_unzip`): a zip of stored or deflated entries, the plugin root at the top or in one
+wrapping folder, executable bits from Unix modes; every skill file must come out byte for byte as the source has it.
 
-`claude plugin validate` (Claude Code 2.1.331) runs offline and passes on a site built from SKILLS_INDEX, but no
-test runs it: the CLI is a 400 MB native binary that CI would have to install from npm for this alone.
+The clients themselves read the same files in tests/interop/test_plugin_clients.py: `claude plugin validate
+--strict` on the marketplace and on every plugin, Copilot CLI and Codex adding the marketplace and installing
+every plugin. Cursor has no validator that runs here (its CLI is not on npm).
 """
 
 from __future__ import annotations
@@ -32,9 +34,16 @@ from registry.config import BuildOptions
 from registry.emit.marketplaces import (
     CLAUDE_MARKETPLACE,
     CODEX_MARKETPLACE,
+    CODEX_POLICY_VALUES,
+    COPILOT_MARKETPLACE,
+    CURSOR_MARKETPLACE,
     RESERVED_MARKETPLACE_NAMES,
+    CodexPolicyError,
     build_zip,
+    checked_codex_policy,
     marketplace_name,
+    plugin_name,
+    with_suffix,
 )
 
 BASE = "https://skills.example.org/registry/"
@@ -134,6 +143,131 @@ CODEX_SCHEMA = {
 }  # fmt: skip
 
 
+# Cursor's published schemas (github.com/cursor/plugins, schemas/marketplace.schema.json, $id
+# https://cursor.com/schemas/cursor-plugin/marketplace.json, and schemas/plugin.schema.json, $id
+# https://cursor.com/schemas/cursor-plugin/plugin.json), their rules transcribed: no property either does not list
+# (additionalProperties false at the top, in `owner`, in each entry and in `author`), an entry only `name`,
+# `source`, `description` (and `minClientVersions`, which we do not write), and a plugin name
+# `^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$`. Narrower than Cursor's where we are: a source is a string (Cursor's also
+# takes an object), the form Cursor's own marketplace file uses. The plugin manifest lists more optional fields
+# than we write; these are the ones both published versions of it share.
+CURSOR_NAME = "^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$"
+CURSOR_OWNER = {
+    "type": "object",
+    "required": ["name"],
+    "additionalProperties": False,
+    "properties": {"name": {"type": "string", "minLength": 1}, "email": {"type": "string"}},
+}
+CURSOR_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["name", "plugins"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "owner": CURSOR_OWNER,
+        "metadata": {"type": "object", "properties": {"description": {"type": "string"}}},
+        "plugins": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "source"],
+                "additionalProperties": False,
+                "properties": {
+                    "name": {"type": "string", "minLength": 1, "pattern": CURSOR_NAME},
+                    "source": {"type": "string", "minLength": 1},
+                    "description": {"type": "string"},
+                },
+            },
+        },
+    },
+}
+CURSOR_PLUGIN_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["name"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "pattern": CURSOR_NAME},
+        "displayName": {"type": "string"},
+        "description": {"type": "string"},
+        "version": {"type": "string"},
+        "author": CURSOR_OWNER,
+    },
+}
+# GitHub Copilot CLI's plugin reference (docs.github.com/copilot/reference/copilot-cli-reference/cli-plugin-reference):
+# the marketplace's `name` and each plugin's are kebab-case, at most 64 characters; `owner` `{name, email?}` is
+# required; `metadata` is `{description?, version?, pluginRoot?}`; a description is at most 1024 characters. A
+# source is a relative path, a GitHub repository, a git URL or an npm package; 1.0.102 refuses the whole file on
+# any other kind ("Invalid marketplace.json: plugins.0.source: Invalid input"), so ours must be relative paths.
+# Its plugin manifest (read from `.claude-plugin/plugin.json` when no other is there) has the same name and
+# description rules, and `author` `{name, email?, url?}`.
+COPILOT_NAME = {"type": "string", "pattern": KEBAB, "maxLength": 64}
+COPILOT_AUTHOR = {
+    "type": "object",
+    "required": ["name"],
+    "additionalProperties": False,
+    "properties": {"name": {"type": "string"}, "email": {"type": "string"}, "url": {"type": "string"}},
+}
+COPILOT_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["name", "owner", "plugins"],
+    "additionalProperties": False,
+    "properties": {
+        "name": COPILOT_NAME,
+        "owner": {
+            "type": "object",
+            "required": ["name"],
+            "additionalProperties": False,
+            "properties": {"name": {"type": "string", "minLength": 1}, "email": {"type": "string"}},
+        },
+        "metadata": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "description": {"type": "string"},
+                "version": {"type": "string"},
+                "pluginRoot": {"type": "string"},
+            },
+        },
+        "plugins": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "source"],
+                "additionalProperties": False,
+                "properties": {
+                    "name": COPILOT_NAME,
+                    "source": {"type": "string", "pattern": r"^\./plugins/[a-z0-9-]+$"},
+                    "description": {"type": "string", "maxLength": 1024},
+                    "version": {"type": "string"},
+                    "author": COPILOT_AUTHOR,
+                    "category": {"type": "string"},
+                    "keywords": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+        },
+    },
+}
+COPILOT_PLUGIN_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["name"],
+    "properties": {
+        "name": COPILOT_NAME,
+        "description": {"type": "string", "maxLength": 1024},
+        "version": {"type": "string"},
+        "author": COPILOT_AUTHOR,
+    },
+}  # fmt: skip
+# Semantic Versioning 2.0.0's own pattern (semver.org), without build metadata.
+SEMVER = (
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?$"
+)
+
+
 def build_site(source: Path, out: Path) -> Path:
     build(BuildOptions(source=source, out=out, base_url=BASE))
     return out
@@ -177,6 +311,26 @@ def codex(site: Path) -> dict:
     return validated(load_json(site / CODEX_MARKETPLACE), CODEX_SCHEMA)
 
 
+def cursor(site: Path) -> dict:
+    return validated(load_json(site / CURSOR_MARKETPLACE), CURSOR_SCHEMA)
+
+
+def copilot(site: Path) -> dict:
+    return validated(load_json(site / COPILOT_MARKETPLACE), COPILOT_SCHEMA)
+
+
+MANIFEST_FOLDERS = (".claude-plugin/", ".codex-plugin/", ".cursor-plugin/")
+
+
+def manifests(site: Path, plugin: dict) -> dict[str, dict]:
+    """Each client's manifest in the plugin's archive, by the folder it is in; nothing else is beside skills/."""
+    _, files = unpacked(fetched(site, plugin["source"]["url"]))
+    assert {name for name in files if not name.startswith("skills/")} == {
+        f"{folder}plugin.json" for folder in MANIFEST_FOLDERS
+    }
+    return {folder.rstrip("/"): json.loads(files[f"{folder}plugin.json"]) for folder in MANIFEST_FOLDERS}
+
+
 def fetched(site: Path, url: str) -> bytes:
     assert url.startswith(BASE), f"{url} is not under --base-url"
     return (site / url.removeprefix(BASE)).read_bytes()
@@ -208,12 +362,42 @@ def unpacked(archive: bytes) -> tuple[dict, dict[str, bytes]]:
     return json.loads(files[".claude-plugin/plugin.json"]), files
 
 
-def test_both_marketplaces_validate_and_list_the_same_plugins(site):
+def test_every_marketplace_validates_and_lists_the_same_plugins(site):
     claude_plugins = [plugin["name"] for plugin in claude(site)["plugins"]]
-    codex_plugins = [plugin["name"] for plugin in codex(site)["plugins"]]
-    assert claude_plugins == codex_plugins and len(set(claude_plugins)) == len(claude_plugins)
-    assert claude(site)["name"] == codex(site)["name"]
+    assert len(claude_plugins) == 6 and len(set(claude_plugins)) == len(claude_plugins)
+    for other in (codex, cursor, copilot):
+        assert [plugin["name"] for plugin in other(site)["plugins"]] == claude_plugins, other.__name__
+        assert other(site)["name"] == claude(site)["name"], other.__name__
     assert claude(site)["name"] not in claude_plugins  # the installer stages both under one name
+
+
+def test_cursor_and_copilot_sources_are_the_folders_the_archives_unpack_into(site):
+    """Neither client installs from an archive URL: each source is the folder `plugins/<plugin>` beside the
+    marketplace's root, which unzipping the archives there makes (Cursor's written as its own file writes them,
+    Copilot's as its documentation does; Copilot reads both the same)."""
+    cursor_sources = {plugin["name"]: plugin["source"] for plugin in cursor(site)["plugins"]}
+    copilot_sources = {plugin["name"]: plugin["source"] for plugin in copilot(site)["plugins"]}
+    for plugin in claude(site)["plugins"]:
+        assert {name.split("/", 1)[0] for name in client_unzip(fetched(site, plugin["source"]["url"]))} == {
+            plugin["name"]
+        }
+        assert cursor_sources[plugin["name"]] == f"plugins/{plugin['name']}"
+        assert copilot_sources[plugin["name"]] == f"./plugins/{plugin['name']}"
+
+
+def test_every_plugin_has_each_clients_manifest_with_one_version_that_follows_its_content(site):
+    copilot_entries = {plugin["name"]: plugin for plugin in copilot(site)["plugins"]}
+    versions = set()
+    for plugin in claude(site)["plugins"]:
+        found = manifests(site, plugin)
+        validated(found[".cursor-plugin"], CURSOR_PLUGIN_SCHEMA)
+        validated(found[".claude-plugin"], COPILOT_PLUGIN_SCHEMA)  # what Copilot CLI reads
+        assert {manifest["name"] for manifest in found.values()} == {plugin["name"]}
+        (version,) = {manifest["version"] for manifest in found.values()}
+        assert re_match(SEMVER, version) and version.startswith("0.0.0-c"), version
+        assert copilot_entries[plugin["name"]]["version"] == version
+        versions.add(version)
+    assert len(versions) == 6, "plugins with different content have different versions"
 
 
 def test_every_archive_matches_its_sha256_and_holds_each_skill_byte_for_byte(site, source):
@@ -226,9 +410,7 @@ def test_every_archive_matches_its_sha256_and_holds_each_skill_byte_for_byte(sit
         manifest, files = unpacked(archive)
         assert manifest["name"] == plugin["name"]
         assert json.loads(files[".codex-plugin/plugin.json"])["name"] == plugin["name"]
-        skill_files = {
-            name: data for name, data in files.items() if not name.startswith((".claude-plugin/", ".codex-plugin/"))
-        }
+        skill_files = {name: data for name, data in files.items() if not name.startswith(MANIFEST_FOLDERS)}
         assert skill_files and all(name.startswith("skills/") for name in skill_files)
         for name, data in skill_files.items():
             discovery_name, path = name.removeprefix("skills/").split("/", 1)
@@ -285,7 +467,7 @@ def test_an_archive_that_would_deflate_past_the_clients_bomb_guard_is_stored():
 
 def test_a_second_build_writes_the_same_bytes(site, source):
     again = build_site(source, source.parent / "again")
-    for relative in (CLAUDE_MARKETPLACE, CODEX_MARKETPLACE):
+    for relative in (CLAUDE_MARKETPLACE, CODEX_MARKETPLACE, CURSOR_MARKETPLACE, COPILOT_MARKETPLACE):
         assert (again / relative).read_bytes() == (site / relative).read_bytes()
     archives = sorted(path.name for path in (site / "plugins").iterdir())
     assert archives and archives == sorted(path.name for path in (again / "plugins").iterdir())
@@ -302,6 +484,42 @@ def test_a_marketplace_is_never_given_a_name_claude_code_refuses(title, expected
     assert marketplace_name(title) == expected
 
 
+def test_names_stay_within_the_64_characters_copilot_cli_takes():
+    long = "A Very Long Registry Title " * 5
+    assert marketplace_name(long) == kebab_of(long)[:64].rstrip("-") and len(marketplace_name(long)) <= 64
+    assert marketplace_name("Awesome Copilot") == "skill-registry"  # Copilot CLI's own marketplace
+    publisher = "p" * 80
+    assert plugin_name(publisher, "m") == "p" * 64
+    assert plugin_name("p" * 64, "p" * 64) == "p" * 57 + "-skills"
+    assert with_suffix("a-" * 40, "-2") == ("a-" * 30 + "a") + "-2" and len(with_suffix("a-" * 40, "-2")) <= 64
+
+
+def kebab_of(text: str) -> str:
+    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9]+", "-", text.lower())).strip("-")
+
+
+def test_every_codex_policy_value_is_one_codex_reads():
+    for installation in CODEX_POLICY_VALUES["installation"]:
+        for authentication in CODEX_POLICY_VALUES["authentication"]:
+            policy = {"installation": installation, "authentication": authentication}
+            assert checked_codex_policy("p", policy) == policy
+    for bad in ({"installation": "MAYBE", "authentication": "ON_USE"}, {"installation": "available"},
+                {"authentication": "ON_USE"}):  # fmt: skip
+        with pytest.raises(CodexPolicyError, match=r"plugin 'p': policy .*is not one of"):
+            checked_codex_policy("p", bad)
+
+
+def test_a_policy_codex_would_refuse_fails_the_build_and_leaves_the_served_site(tmp_path, monkeypatch):
+    """Codex refuses the whole file on one value it does not know: the build stops instead of writing it."""
+    out = tmp_path / "site"
+    build_site(SKILLS_INDEX, out)
+    before = (out / CODEX_MARKETPLACE).read_bytes()
+    monkeypatch.setattr(marketplaces, "CODEX_POLICY", {"installation": "MAYBE", "authentication": "ON_INSTALL"})
+    with pytest.raises(CodexPolicyError, match=r"installation 'MAYBE' is not one of NOT_AVAILABLE, AVAILABLE"):
+        build(BuildOptions(source=SKILLS_INDEX, out=out, base_url=BASE, clean=True))
+    assert (out / CODEX_MARKETPLACE).read_bytes() == before
+
+
 def test_a_rebuild_makes_again_only_the_archive_of_the_publisher_whose_skill_changed(tmp_path, source, monkeypatch):
     tree = tmp_path / "src"
     shutil.copytree(source, tree)
@@ -313,13 +531,16 @@ def test_a_rebuild_makes_again_only_the_archive_of_the_publisher_whose_skill_cha
     made: list[str] = []
     make = marketplaces.plugin_archive
     monkeypatch.setattr(marketplaces, "plugin_archive", lambda name, *rest: made.append(name) or make(name, *rest))
+    versions = {plugin["name"]: plugin["version"] for plugin in copilot(out)["plugins"]}
     build_site(tree, out)
     assert made == ["datakit"]
+    again = {plugin["name"]: plugin["version"] for plugin in copilot(out)["plugins"]}
+    assert [name for name in sorted(again) if again[name] != versions[name]] == ["datakit"]
     after = {path.name: path.read_bytes() for path in (out / "plugins").iterdir()}
     assert sorted(after) == sorted(before)
     assert [name for name in sorted(after) if after[name] != before[name]] == ["datakit.zip"]
     clean = build_site(tree, tmp_path / "clean")
-    for relative in (CLAUDE_MARKETPLACE, *(f"plugins/{name}" for name in after)):
+    for relative in (CLAUDE_MARKETPLACE, COPILOT_MARKETPLACE, *(f"plugins/{name}" for name in after)):
         assert (out / relative).read_bytes() == (clean / relative).read_bytes(), relative
 
 
@@ -330,7 +551,8 @@ def test_no_claude_marketplace_for_a_site_claude_code_cannot_download_from(tmp_p
     out = tmp_path / "site"
     build(BuildOptions(source=SKILLS_INDEX, out=out))
     assert not (out / ".claude-plugin" / "marketplace.json").exists()
-    assert (out / ".agents" / "plugins" / "marketplace.json").is_file()
+    for relative in (CODEX_MARKETPLACE, CURSOR_MARKETPLACE, COPILOT_MARKETPLACE):  # they name no URL
+        assert (out / relative).is_file(), relative
     assert claude_can_fetch("https://skills.example.org/registry/")
     for url in ("http://skills.example.org/", "https://localhost:8000/", "https://127.0.0.1/", "https://[::1]/"):
         assert not claude_can_fetch(url), url
