@@ -136,9 +136,15 @@ SOURCE_HELP = (
     "--jobs", "-j", type=click.IntRange(min=1), help="Worker processes for reading and rendering [default: cores]."
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line (and warnings and errors).")
+@click.option(
+    "--signing-key",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Private key (PEM) that signs every skill and index; default: $SKILL_REGISTRY_SIGNING_KEY (the PEM) or "
+    '$SKILL_REGISTRY_SIGNING_KEY_FILE (a path). Keep it out of the repository (README "Signing").',
+)
 def build(
     source: Path | None, out: Path, base_url: str, strict: bool, report: Path | None, policy: Path | None,
-    title: str, clean: bool, jobs: int | None, quiet: bool,
+    title: str, clean: bool, jobs: int | None, quiet: bool, signing_key: Path | None,
 ) -> None:  # fmt: skip
     """Build the site, index.json and the .well-known layouts from a tree of skills.
 
@@ -150,12 +156,20 @@ def build(
     """
     from registry.emit.output import BuildLocked
     from registry.policy import PolicyError
+    from registry.signing import UNSIGNED_NOTE, SigningKeyError, load_signing_key
     from registry.summary import print_build_summary, progress_reporter
 
     chosen = source if quiet and source is not None else choose_source(source)
+    try:
+        key = load_signing_key(signing_key)
+    except SigningKeyError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)
+    if key is None:
+        click.echo(UNSIGNED_NOTE, err=True)
     options = BuildOptions(
         source=chosen, out=out, base_url=base_url, strict=strict, report=report, policy=policy, title=title,
-        clean=clean, jobs=jobs,
+        clean=clean, jobs=jobs, signing=key,
     )  # fmt: skip
     with progress_reporter(enabled=not quiet) as progress:
         try:
@@ -172,6 +186,82 @@ def build(
     warn_when_empty(result)
     if strict and result.error_count:
         sys.exit(1)
+
+
+@main.command(short_help="Make a key pair for signing the site, and say where each half goes.")
+@click.option(
+    "--out",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Folder for skill-registry-signing.key (private) and skill-registry-signing.pub (public).",
+)
+@click.option("--force", is_flag=True, help="Replace key files already there.")
+def keygen(folder: Path, force: bool) -> None:
+    """Write a new ECDSA P-256 key pair: the private key (mode 0600) signs builds, the public key is published.
+
+    The private key belongs in your CI's secrets (SKILL_REGISTRY_SIGNING_KEY), never in the repository.
+    """
+    from registry.signing import generate_key_pair, key_id
+
+    private_file, public_file = folder / "skill-registry-signing.key", folder / "skill-registry-signing.pub"
+    existing = [str(p) for p in (private_file, public_file) if p.exists()]
+    if existing and not force:
+        click.echo(f"error: {' and '.join(existing)} already exist; pass --force to replace them", err=True)
+        sys.exit(1)
+    folder.mkdir(parents=True, exist_ok=True)
+    private_pem, public_pem = generate_key_pair()
+    private_file.unlink(missing_ok=True)
+    descriptor = os.open(private_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(private_pem)
+    public_file.write_bytes(public_pem)
+    click.echo(f"private key: {private_file} (keep it secret, out of the repository)")
+    click.echo("  put it in your CI's secrets as SKILL_REGISTRY_SIGNING_KEY (the file's text), or pass")
+    click.echo("  --signing-key FILE / SKILL_REGISTRY_SIGNING_KEY_FILE=FILE to `skill-registry build`")
+    click.echo(f"public key:  {public_file} (key id {key_id(public_pem)})")
+    click.echo("  the build publishes it at /.well-known/skill-registry/signing-key.pem; give it to anyone who")
+    click.echo("  verifies (skill-registry verify --key, model_signing verify key --public_key)")
+
+
+@main.command(short_help="Check a skill folder, archive or whole site against the registry's signatures.")
+@click.argument("target")
+@click.option(
+    "--site",
+    help="The registry (URL or built site folder) an installed skill or archive is from; "
+    "default: $SKILL_REGISTRY_SITE.",
+)
+@click.option(
+    "--key",
+    "key_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Public key to trust (PEM); default: the site's own, at the address index.json names.",
+)
+def verify(target: str, site: str | None, key_file: Path | None) -> None:
+    """Check TARGET byte for byte against the registry's public key and digests.
+
+    TARGET is an installed skill folder (such as ~/.claude/skills/<name>), a downloaded archive, or a whole
+    site (URL or folder). Exit 0 when every byte matches; 1 with each file that differs, is missing or was
+    added; 2 when TARGET cannot be checked (no site, an unsigned site, a key that is not the site's).
+    """
+    from registry.signing import SigningKeyError
+    from registry.verify import VerifyError
+    from registry.verify import verify as run_verify
+
+    try:
+        report = run_verify(target, site, key_file)
+    except (VerifyError, SigningKeyError, ValueError) as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)
+    for problem in report.problems:
+        click.echo(problem)
+    what = f"{target} ({report.skill})" if report.skill else target
+    if report.ok:
+        click.echo(f"verified: {what}: {report.checked} files match the registry's signatures", err=True)
+        return
+    click.echo(f"error: {what} does not match the registry's signatures: {len(report.problems)} problems", err=True)
+    sys.exit(1)
 
 
 def _policy_problems(err) -> None:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from registry.signing import SigningKey
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_ROOT.parent
@@ -55,6 +59,9 @@ class BuildOptions:
     progress: bool = False
     clean: bool = False  # ignore the incremental build state and rebuild everything
     jobs: int | None = None  # worker processes; None = one per core
+    # The key that signs every skill and index (registry/signing.py); None: the site is unsigned. Its repr is
+    # the key's id alone, so the build's fingerprint changes with the key and never holds it.
+    signing: SigningKey | None = None
 
     @property
     def site_url(self) -> str:

@@ -1,5 +1,6 @@
 """The stages of a build, in order: the analysis (registry/analysis.py: crawl, parse, validate, history,
-score), then gather, render (every emitter's per-skill hook), emit and search (their site-wide hooks).
+score), the outside reviewers registry.yaml names (registry/reviewers.py: new or changed skills only), then
+gather, render (every emitter's per-skill hook), emit and search (their site-wide hooks).
 
 The outputs are the emitters listed in registry/emit/registry.py; this module caches and loops.
 
@@ -13,13 +14,14 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 import tempfile
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from registry import history, render_jobs
+from registry import history, render_jobs, reviewers
 from registry.analysis import Analysis, Incremental, analyse
 from registry.config import BuildOptions, Limits, search_cache
 from registry.emit import html, registry
@@ -52,6 +54,17 @@ def run(
 
     published = analysis.published
     discovery = analysis.discovery
+    reviewed = None
+    if policy.reviewers:  # before anything is written: a failure the policy makes fatal leaves the site as it was
+        jobs = options.jobs or os.cpu_count() or 1
+        reviewed = reviewers.review_all(
+            policy.reviewers, published, assessments, incremental.state, jobs, policy.fail_build_on_reviewer_error,
+            _say,
+        )  # fmt: skip
+        discovery = reviewers.leave_out_raised(published, discovery, policy)
+        lap("review")
+    else:
+        incremental.state.keep_only("review", ())
     lap("gather")
 
     has_errors = any(s.errors for s in skills) or any(f.severity is Severity.ERROR for f in found.findings)
@@ -103,8 +116,15 @@ def run(
         {"analysed": len(skills) - analysis.reused, "analyses_reused": analysis.reused,
          "rendered": reuse.rendered, "renders_reused": reuse.reused, "files_changed": changed_files},
     )  # fmt: skip
+    if reviewed is not None:
+        result.work.update({"reviews_run": reviewed.ran, "reviews_reused": reviewed.reused})
     result.published_ids = [s.id for s in published]
     return result
+
+
+def _say(message: str) -> None:
+    """A build message on stderr, where the command prints its own (registry/cli.py)."""
+    print(message, file=sys.stderr, flush=True)
 
 
 def _why_left_out(skill: Skill) -> list[Finding]:
@@ -190,6 +210,7 @@ def _render_key(
         repr(job.history), repr(job.assessment.revisions), job.assessment.version_valid,
         repr(job.assessment.trust), job.assessment.risk_override, repr(job.assessment.risk),
         repr(job.assessment.clones), sorted(job.executables),
+        repr(getattr(job.assessment, "reviews", ())), getattr(job.assessment, "own_level", None),
         repr(lifecycle.yanked.get(skill.id)), repr(lifecycle.deprecated.get(skill.id)),
         [repr(f) for f in skill.findings],
         [(s.category, s.tags, s.risk_level, s.publisher) for s in (skill,)],

@@ -158,6 +158,43 @@ SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "reviewers": {
+            "type": "array",
+            "description": "Outside reviewers: programs the build runs on every new or changed skill, each printing "
+            "SARIF 2.1.0; their results are shown on the skill's page and in index.json under their name, apart "
+            "from the registry's own findings (README \"Outside reviewers\").",
+            "items": {
+                "type": "object", "additionalProperties": False, "required": ["name", "command"],
+                "properties": {
+                    "name": {**_SLUG, "description": "The name its results are shown under."},
+                    "command": {
+                        "type": "array", "minItems": 2, "items": {"type": "string", "minLength": 1},
+                        "description": "The program and its arguments, never a shell string; `{skill}` is "
+                        "replaced by the path of a temporary copy of the skill's published files, `{output}` "
+                        "(optional) by a file to write the SARIF to (else it is read from standard output).",
+                    },
+                    "version": {"type": "string", "minLength": 1,
+                                "description": "The reviewer's version, part of the cache key of its reviews."},
+                    "version_command": {
+                        "type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1},
+                        "description": "A command printing its version (first line), run once a build: instead of "
+                        "`version`.",
+                    },
+                    "timeout": {"type": "integer", "minimum": 1, "maximum": 3600,
+                                "description": "Seconds one review may take before it is stopped (default 60)."},
+                    "raises_level": {
+                        "type": "boolean",
+                        "description": "Whether an `error` result of this reviewer raises the skill's risk level to "
+                        "at least high (default false: its results are shown, the level is ours).",
+                    },
+                },
+            },
+        },
+        "fail_build_on_reviewer_error": {
+            "type": "boolean",
+            "description": "Whether a reviewer that is missing, times out, crashes or prints something other "
+            "than SARIF fails the build (default false: a warning naming the reviewer and the skill).",
+        },
         "limits": {
             "type": "object", "additionalProperties": False,
             "description": "Bounds on untrusted input; exceeding one is a finding that names the limit and the value.",
@@ -204,6 +241,18 @@ class SkillsShGrouping:
 
 
 @dataclass(frozen=True)
+class Reviewer:
+    """An outside reviewer registry.yaml names (registry/reviewers.py runs it)."""
+
+    name: str
+    command: tuple[str, ...]  # argv, with {skill} (and optionally {output})
+    version: str | None = None  # fixed, or
+    version_command: tuple[str, ...] = ()  # run once a build, its first line
+    timeout: int = 60
+    raises_level: bool = False
+
+
+@dataclass(frozen=True)
 class Policy:
     source: str | None = None  # where it was read from; None for the built-in default
     title: str | None = None
@@ -217,6 +266,8 @@ class Policy:
     limits: Limits = field(default_factory=Limits)
     skills_sh_not_grouped: str = "bottom"
     skills_sh_groupings: tuple[SkillsShGrouping, ...] = ()  # empty: one grouping per category
+    reviewers: tuple[Reviewer, ...] = ()
+    fail_build_on_reviewer_error: bool = False
 
     def owner_of(self, namespace: str) -> Publisher | None:
         for publisher in self.publishers.values():
@@ -315,6 +366,7 @@ def parse_policy(
         if item["approved_by"] not in maintainers:
             problems.append(f"overrides.risk.{index}.approved_by: '{item['approved_by']}' is not a registry maintainer")
         risk_overrides.append(RiskOverride(item["skill"], item["max_level"], item["reason"], item["approved_by"]))
+    reviewers = _reviewers(data.get("reviewers") or [], problems)
     if problems:
         raise PolicyError(shown, problems)
     limits = dataclasses.replace(Limits(), **(data.get("limits") or {}))
@@ -326,8 +378,27 @@ def parse_policy(
     )
     return Policy(
         shown, data.get("title"), maintainers, publishers, tuple(categories), keywords, exclude, severity,
-        tuple(risk_overrides), limits, skills_sh.get("not_grouped", "bottom"), groupings,
+        tuple(risk_overrides), limits, skills_sh.get("not_grouped", "bottom"), groupings, reviewers,
+        bool(data.get("fail_build_on_reviewer_error", False)),
     )  # fmt: skip
+
+
+def _reviewers(items: list[dict], problems: list[str]) -> tuple[Reviewer, ...]:
+    reviewers = []
+    for index, item in enumerate(items):
+        where = f"reviewers.{index}"
+        if any(r.name == item["name"] for r in reviewers):
+            problems.append(f"{where}.name: '{item['name']}' is listed twice")
+        if not any("{skill}" in arg for arg in item["command"][1:]):
+            problems.append(f"{where}.command: no argument holds {{skill}}, the skill folder to review")
+        if ("version" in item) == ("version_command" in item):
+            problems.append(f"{where}: give either version or version_command (the cache key of its reviews)")
+        reviewer = Reviewer(
+            item["name"], tuple(item["command"]), item.get("version"), tuple(item.get("version_command") or ()),
+            item.get("timeout", 60), bool(item.get("raises_level", False)),
+        )  # fmt: skip
+        reviewers.append(reviewer)
+    return tuple(reviewers)
 
 
 def _schema_message(error: Any) -> str:  # a jsonschema.ValidationError
@@ -366,7 +437,8 @@ def policy_markdown() -> str:
         "",
         "Checks beyond the schema: a namespace may be owned by one publisher only; severity overrides",
         "must name existing rule codes; risk overrides must be approved by a registry maintainer;",
-        "`skills_sh.groupings` must name skills the registry has, each once (checked by `skill-registry skills-sh`).",
+        "`skills_sh.groupings` must name skills the registry has, each once (checked by `skill-registry skills-sh`);",
+        "each reviewer has a name of its own, a `{skill}` argument, and either `version` or `version_command`.",
         "",
     ]
     return "\n".join(lines)

@@ -20,16 +20,16 @@ REGISTRY = REPO_ROOT / "registry"
 
 # Lowest first; a pattern ending in ".*" covers a package's modules unless one is named elsewhere.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("helpers", ("registry", "config", "model", "text", "workers", "state", "parse", "parse.safe_yaml", "parse.body",
+    ("helpers", ("registry", "config", "model", "text", "workers", "state", "signing", "parse", "parse.safe_yaml", "parse.body",
                  "dialects.values")),
     ("rules and reading", ("rules", "rules.base", "rules.fields", "rules.layout", "rules.reading",
                            "rules.pull_request", "parse.document", "checksum")),
     ("input", ("crawl", "history", "versions", "policy", "lifecycle")),
     ("dialects and parsing", ("dialects", "dialects.*", "parse.skill", "validate")),
     ("scoring", ("score", "score.*")),
-    ("analysis", ("discovery", "skill_jobs", "analysis", "checker", "pr", "result")),
+    ("analysis", ("discovery", "skill_jobs", "analysis", "checker", "pr", "result", "reviewers")),
     ("output", ("emit", "emit.*", "search", "search.*", "render_jobs", "report", "sarif", "summary")),
-    ("build", ("pipeline", "build", "serve")),
+    ("build", ("pipeline", "build", "serve", "verify")),
     ("commands and reference pages", ("cli", "cli_authoring", "reference", "reference.*")),
 )  # fmt: skip
 

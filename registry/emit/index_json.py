@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from registry.emit import capabilities
 from registry.emit import verdict as verdicts
+from registry.emit.signatures import signature_path
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter, dump_json
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
 from registry.lifecycle import Lifecycle
 from registry.model import Severity, Skill
 from registry.score import Assessment
+from registry.signing import FORMAT, PUBLIC_KEY_PATH, SigningKey
 
 if TYPE_CHECKING:
     from registry.emit.context import SiteContext, SkillContext
@@ -119,10 +121,32 @@ def skill_entry(
         "discovery_name": homes.discovery_name,
         "finding_counts": counts,
         "findings": [f.to_json() for f in sorted(skill.findings, key=lambda f: f.sort_key())],
+        # Outside reviewers' results (registry/reviewers.py), apart from our own findings; [] without reviewers.
+        "reviews": assessment.reviews_json() if hasattr(assessment, "reviews_json") else [],
     }
 
 
-def _header(urls: SiteUrls, repository: RepositoryInfo, title: str, count: int) -> dict[str, Any]:
+def signing_entry(urls: SiteUrls, key: SigningKey | None) -> dict[str, Any] | None:
+    """How the site is signed (README "Signing"): None when it is not."""
+    if key is None:
+        return None
+    return {
+        "key_url": urls.absolute(PUBLIC_KEY_PATH),
+        "key_id": key.key_id,
+        "algorithm": key.algorithm,
+        "format": FORMAT,
+    }
+
+
+def with_signature(entry: bytes, urls: SiteUrls, skill_id: str, key: SigningKey | None) -> bytes:
+    """A serialised skill entry with its `signature`: the URL of its signature, or null when the site is unsigned."""
+    value = urls.absolute(signature_path(skill_id)) if key is not None else None
+    return entry[:-1] + b',"signature":' + dump_json(value).rstrip(b"\n") + b"}"
+
+
+def _header(
+    urls: SiteUrls, repository: RepositoryInfo, title: str, count: int, key: SigningKey | None = None
+) -> dict[str, Any]:
     generated_from = (
         {"commit": repository.commit, "shallow": repository.shallow, "dirty": repository.dirty}
         if repository.commit
@@ -134,6 +158,7 @@ def _header(urls: SiteUrls, repository: RepositoryInfo, title: str, count: int) 
         "registry": {"title": title, "url": urls.absolute("")},
         "generated_from": generated_from,
         "skill_count": count,
+        "signing": signing_entry(urls, key),
     }
 
 
@@ -160,6 +185,7 @@ def emit_index(
     repository: RepositoryInfo,
     title: str,
     lifecycle: Lifecycle,
+    key: SigningKey | None = None,
 ) -> None:
     """Write index.json from serialised skill entries (in id order): one file, or a manifest of shards.
 
@@ -173,10 +199,11 @@ def emit_index(
         ],
         "withdrawn": [{"id": skill_id, "reason": reason} for skill_id, reason in sorted(lifecycle.withdrawn.items())],
     }
+    entries = [with_signature(entry, urls, skill_id, key) for skill_id, entry in zip(ids, entries, strict=True)]
     count = shard_count(len(entries))
     if count == 0:
         writer.write_bytes(
-            "index.json", _splice(_header(urls, repository, title, len(entries)), "skills", entries, tail)
+            "index.json", _splice(_header(urls, repository, title, len(entries), key), "skills", entries, tail)
         )
         return
     members: list[list[bytes]] = [[] for _ in range(count)]
@@ -196,7 +223,7 @@ def emit_index(
                 "bytes": len(data),
             }
         )
-    manifest = _header(urls, repository, title, len(entries))
+    manifest = _header(urls, repository, title, len(entries), key)
     manifest["shard_rule"] = "int(sha256(skill id as UTF-8) first 8 hex digits, 16) % shard count"
     manifest["shards"] = shards
     manifest.update(tail)
@@ -231,6 +258,6 @@ class IndexJson:
     def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[bytes]) -> None:
         emit_index(
             writer, results, [s.id for s in context.published], context.urls, context.repository, context.title,
-            context.lifecycle,
+            context.lifecycle, context.options.signing,
         )  # fmt: skip
         writer.write_bytes("schema/index.schema.json", (context.options.schema / "index.schema.json").read_bytes())

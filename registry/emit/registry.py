@@ -26,11 +26,12 @@ from registry.emit.html import HtmlPages
 from registry.emit.index_json import IndexJson
 from registry.emit.marketplaces import Marketplaces
 from registry.emit.search import SiteSearch
+from registry.emit.signatures import Signatures
 from registry.emit.sitemap import Sitemap
 from registry.emit.stats import StatsPage
 from registry.emit.well_known import WellKnown
 
 EMITTERS: tuple[Emitter, ...] = (
     SkillFiles(), WellKnown(), HtmlPages(), IndexJson(), Feeds(), Sitemap(), StatsPage(), AiCatalog(), SiteSearch(),
-    Marketplaces(),
+    Marketplaces(), Signatures(),
 )  # fmt: skip

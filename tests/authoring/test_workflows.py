@@ -54,8 +54,8 @@ def step(document: dict, name: str) -> dict:
     return next(s for s in steps(document) if s.get("name") == name)
 
 
-def test_there_are_the_two_workflows():
-    assert [p.name for p in WORKFLOWS] == ["main.yml", "pr.yml"]
+def test_there_are_the_three_workflows():
+    assert [p.name for p in WORKFLOWS] == ["main.yml", "pr.yml", "verify-deployed.yml"]
 
 
 def test_workflows_pass_actionlint():
