@@ -239,8 +239,9 @@ def _render(
     options, published, repository, discovery = data.options, data.published, data.repository, data.discovery
     state = incremental.state
     page_site = html.SiteInfo(
-        data.title, options.site_url, 0, 0, "git" if repository.commit else None, repository.shallow
-    )
+        data.title, options.site_url, 0, 0, "git" if repository.commit else None, repository.shallow,
+        options.signing.key_id if options.signing is not None else None,
+    )  # fmt: skip
     settings = render_jobs.PageSettings(options.templates, page_site, data.limits, emitters)
 
     cards = {s.id: html.make_card(s, repository, data.assessments[s.id]) for s in published}

@@ -110,6 +110,10 @@ def test_every_skill_and_index_is_signed_and_index_json_says_by_which_key(signed
         assert (site / f"{name}.sig").is_file()
     schema = json.loads((REPO_ROOT / "schema/index.schema.json").read_text())
     jsonschema.validate(index, schema)
+    for entry in index["skills"]:  # each page says so too, with the key and how to check an installed copy
+        page = (site / "skills" / entry["id"] / "index.html").read_text()
+        assert f"signed with the registry's key <code>{key_id[:16]}</code>" in page
+        assert f"skill-registry verify ~/.claude/skills/{entry['discovery_name']} --site" in page
 
 
 def test_a_signed_site_verifies_with_both_tools(signed, tmp_path):
@@ -240,6 +244,7 @@ def test_a_build_without_a_key_says_once_that_the_site_is_unsigned(tmp_path, mon
     index = json.loads((site / "index.json").read_text())
     assert index["signing"] is None
     assert all(entry["signature"] is None for entry in index["skills"])
+    assert all("Not signed" in (site / "skills" / entry["id"] / "index.html").read_text() for entry in index["skills"])
     assert not (site / "signatures").exists() and not (site / PUBLIC_KEY_PATH).exists()
     jsonschema.validate(index, json.loads((REPO_ROOT / "schema/index.schema.json").read_text()))
     verified = skill_registry("verify", str(site))

@@ -63,6 +63,7 @@ class SiteInfo:
     publisher_count: int
     commit: str | None
     shallow: bool
+    signing_key: str | None = None  # the id of the key that signs every skill (registry/signing.py); None: unsigned
 
 
 # Cards on one listing page. The largest card the build can make (a name, version and description of
