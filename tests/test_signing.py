@@ -101,6 +101,7 @@ def test_every_skill_and_index_is_signed_and_index_json_says_by_which_key(signed
     key_id = SigningKey.from_pem((signed[3]).read_bytes()).key_id
     assert index["signing"]["key_id"] == key_id
     assert index["signing"]["key_url"].endswith(PUBLIC_KEY_PATH)
+    assert index["signing"]["public_key"].encode("ascii") == public.read_bytes()
     assert index["signing"]["algorithm"] == "ecdsa-p256-sha256"
     assert (site / PUBLIC_KEY_PATH).read_bytes() == public.read_bytes()
     for entry in index["skills"]:

@@ -133,6 +133,7 @@ def signing_entry(urls: SiteUrls, key: SigningKey | None) -> dict[str, Any] | No
     return {
         "key_url": urls.absolute(PUBLIC_KEY_PATH),
         "key_id": key.key_id,
+        "public_key": key.public_pem.decode("ascii"),
         "algorithm": key.algorithm,
         "format": FORMAT,
     }
