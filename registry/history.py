@@ -372,43 +372,71 @@ def read_repository(
     limits = limits or Limits()
     if not _trusted_work_tree(root):
         return RepositoryInfo()
-    commit = (_git(root, "rev-parse", "HEAD") or "").strip() or None
-    if commit is None:
+    facts = (_git(root, "rev-parse", "HEAD", "--is-shallow-repository", "--show-prefix") or "").split("\n")
+    commit = facts[0].strip() or None
+    if commit is None or len(facts) < 3:
         return RepositoryInfo(is_git=True)
-    shallow = (_git(root, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
-    head_time = (_git(root, "log", "-1", "--format=%ct", "HEAD") or "").strip()
-    commit_time = int(head_time) if head_time.isdigit() else None
-    dirty = bool(
-        (_git(root, "--no-optional-locks", "status", "--porcelain", "--untracked-files=all", "--", ".") or "").strip()
-    )
-    prefix = (_git(root, "rev-parse", "--show-prefix") or "").strip()
-    walk, since = (None, None) if partial else _resume(root, saved, commit, prefix, limits)
-    if walk is not None and since == commit:
-        return RepositoryInfo(True, commit, shallow, dirty, walk.histories(skill_folders), commit_time, saved)
-    log = _git(
-        root,
-        "log", "--first-parent", "--diff-merges=first-parent", "--reverse", "--raw", "--no-abbrev", "-z", "-M",
-        "--format=" + _RECORD + "%H" + _FIELD + "%ct" + _FIELD + "%an",
-        f"{since}..HEAD" if walk is not None else "HEAD", "--", ".",
-    )  # fmt: skip
-    if log is None:
-        return RepositoryInfo(True, commit, shallow, dirty, commit_time=commit_time)
-    walk = walk or _Walk()
-    blobs = _BlobReader(root)
+    shallow, prefix = facts[1].strip() == "true", facts[2].strip()
+    # Whether the work tree differs from HEAD: git reads it while the log is walked.
+    status = _start_git(root, "--no-optional-locks", "status", "--porcelain", "--untracked-files=all", "--", ".")
     try:
-        wanted = None
-        if partial:
-            lineages = _Walk()
-            lineages.feed(log, prefix, blobs, limits, revisions_of=())
-            keys = ("" if folder == "." else folder for folder in skill_folders)
-            wanted = {lineages.lineage_of[key] for key in keys if key in lineages.lineage_of}
-        walk.feed(log, prefix, blobs, limits, wanted)
-    except (OSError, ValueError, IndexError):
-        return RepositoryInfo(True, commit, shallow, dirty, commit_time=commit_time)
+        head_time = (_git(root, "log", "-1", "--format=%ct", "HEAD") or "").strip()
+        commit_time = int(head_time) if head_time.isdigit() else None
+        walk, since = (None, None) if partial else _resume(root, saved, commit, prefix, limits)
+        if walk is not None and since == commit:
+            histories = walk.histories(skill_folders)
+            return RepositoryInfo(True, commit, shallow, _dirty(status), histories, commit_time, saved)
+        log = _git(
+            root,
+            "log", "--first-parent", "--diff-merges=first-parent", "--reverse", "--raw", "--no-abbrev", "-z", "-M",
+            "--format=" + _RECORD + "%H" + _FIELD + "%ct" + _FIELD + "%an",
+            f"{since}..HEAD" if walk is not None else "HEAD", "--", ".",
+        )  # fmt: skip
+        if log is None:
+            return RepositoryInfo(True, commit, shallow, _dirty(status), commit_time=commit_time)
+        walk = walk or _Walk()
+        blobs = _BlobReader(root)
+        try:
+            wanted = None
+            if partial:
+                lineages = _Walk()
+                lineages.feed(log, prefix, blobs, limits, revisions_of=())
+                keys = ("" if folder == "." else folder for folder in skill_folders)
+                wanted = {lineages.lineage_of[key] for key in keys if key in lineages.lineage_of}
+            walk.feed(log, prefix, blobs, limits, wanted)
+        except (OSError, ValueError, IndexError):
+            return RepositoryInfo(True, commit, shallow, _dirty(status), commit_time=commit_time)
+        finally:
+            blobs.close()
+        state = None if partial else SavedWalk(commit, prefix, limits, pickle.dumps(walk, pickle.HIGHEST_PROTOCOL))
+        return RepositoryInfo(True, commit, shallow, _dirty(status), walk.histories(skill_folders), commit_time, state)
     finally:
-        blobs.close()
-    state = None if partial else SavedWalk(commit, prefix, limits, pickle.dumps(walk, pickle.HIGHEST_PROTOCOL))
-    return RepositoryInfo(True, commit, shallow, dirty, walk.histories(skill_folders), commit_time, state)
+        if status is not None and status.returncode is None:  # left by an error: not waited for
+            status.kill()
+            status.communicate()
+
+
+def _start_git(root: Path, *args: str) -> subprocess.Popen | None:
+    """A git command running beside this process, for _dirty to read; None when it cannot start."""
+    try:
+        return subprocess.Popen(
+            ["git", "-C", str(root), *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=GIT_ENV
+        )
+    except OSError:
+        return None
+
+
+def _dirty(status: subprocess.Popen | None, timeout: int = 600) -> bool:
+    """Whether `git status` (started by _start_git) listed anything; False when it failed."""
+    if status is None:
+        return False
+    try:
+        out, _ = status.communicate(timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired):
+        status.kill()
+        status.communicate()
+        return False
+    return status.returncode == 0 and bool(out.strip())
 
 
 def _resume(
