@@ -159,7 +159,7 @@ def _analyse_proportional(source: Path, default_limits: Limits, wanted: list[tup
     The same stages in the same order as registry/analysis.py, on the skills asked for and the few others
     a registry-wide check could involve them with (_involved). The crawl walks the whole tree (every
     skill's folder and id, every finding of the walk) but lists, checks and hashes the files only of the
-    skills it needs (crawl._finish). When two folders would take the same id, ids depend on every folder:
+    skills it needs (crawl.finish). When two folders would take the same id, ids depend on every folder:
     the whole analysis then runs.
     """
     from registry import history, skill_jobs
@@ -287,7 +287,7 @@ def _lifecycle_ids(lifecycle: Lifecycle) -> set[str]:
 class _Walked:
     """A crawl of a tree (registry/crawl.py) whose skills are finished (files checked and hashed) on demand.
 
-    `crawl.crawl` is two steps, its `_walk` of the tree and then `_finish` of each skill folder in turn,
+    `crawl.crawl` is two steps, `crawl.walk` of the tree and then `crawl.finish` of each skill folder in turn,
     which depends on the others only by the ids taken before it: none while no two folders share an id
     (else `of` gives None). So the walk here is the crawl's own, and each skill finished is what the
     crawl makes of it; tests/test_validate_proportional.py holds the two in step.
@@ -295,7 +295,7 @@ class _Walked:
 
     root: Path
     limits: Limits
-    items: list  # crawl._Pending, by folder
+    items: list[crawl.WalkedFolder]  # by folder
     ids: list[str]
     findings: list[Finding]
     locations: dict[int, SkillLocation | None] = field(default_factory=dict)
@@ -303,12 +303,8 @@ class _Walked:
     @classmethod
     def of(cls, source: Path, limits: Limits) -> _Walked | None:
         """The walk of `source`; None when two skill folders would take the same id."""
-        root = source.resolve()
-        items: list = []
-        findings: list[Finding] = []
-        crawl._walk(root, root, "", None, items, findings, limits, depth=0)
-        items.sort(key=lambda item: item.rel_folder)
-        ids = [crawl._make_id(item.rel_folder, root) for item in items]
+        root, items, findings = crawl.walk(source, limits)
+        ids = [crawl.natural_id(item.rel_folder, root) for item in items]
         if len(set(ids)) != len(ids):
             return None
         return cls(root, limits, items, ids, findings)
@@ -316,7 +312,7 @@ class _Walked:
     def finish(self, index: int) -> SkillLocation | None:
         if index not in self.locations:
             item = self.items[index]
-            location, findings = crawl._finish(item, self.root, self.limits, set(), {self.ids[index]}, None)
+            location, findings = crawl.finish(item, self.root, self.limits, set(), {self.ids[index]}, None)
             self.findings.extend(findings)
             self.locations[index] = location
         return self.locations[index]

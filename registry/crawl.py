@@ -38,7 +38,9 @@ _UNSAFE_CHARS = re.compile(r"[\x00-\x1f\x7f\\]")
 
 
 @dataclass
-class _Pending:
+class WalkedFolder:
+    """A skill folder as the walk found it: its files listed, nothing checked or hashed yet (finish does that)."""
+
     folder: Path
     rel_folder: str
     skill_md: str
@@ -80,27 +82,38 @@ class DigestCache:
 
 
 def crawl(source: Path, limits: Limits, digests: DigestCache | None = None) -> CrawlResult:
-    root = source.resolve()
-    findings: list[Finding] = []
-    pending: list[_Pending] = []
-    _walk(root, root, "", None, pending, findings, limits, depth=0)
+    """Every skill under `source`: the walk of the tree, then each folder finished (checked, listed, hashed)."""
+    root, pending, findings = walk(source, limits)
     locations: list[SkillLocation] = []
     dropped: list[LeftOut] = []
     taken: set[str] = set()
     # A suffixed id never takes the natural id of another folder: adding a folder whose address
     # collides with one skill must not move a third skill ("a-2") to a new address.
-    natural = {_make_id(item.rel_folder, root) for item in pending}
-    for item in sorted(pending, key=lambda p: p.rel_folder):
-        location, item_findings = _finish(item, root, limits, taken, natural, digests)
+    natural = {natural_id(item.rel_folder, root) for item in pending}
+    for item in pending:
+        location, item_findings = finish(item, root, limits, taken, natural, digests)
         findings += item_findings
         if location is not None:
             locations.append(location)
         else:
             prefix = "" if item.rel_folder == "." else item.rel_folder + "/"
             reasons = sorted(item_findings, key=lambda f: f.sort_key())
-            dropped.append(LeftOut(_make_id(item.rel_folder, root), _printable(prefix + item.skill_md), reasons))
+            dropped.append(LeftOut(natural_id(item.rel_folder, root), _printable(prefix + item.skill_md), reasons))
     locations.sort(key=lambda loc: loc.id)
     return CrawlResult(root, locations, findings, sorted(dropped, key=lambda d: (d.id, d.path)))
+
+
+def walk(source: Path, limits: Limits) -> tuple[Path, list[WalkedFolder], list[Finding]]:
+    """The crawl's first step: the resolved root, every skill folder found (by folder) and the walk's findings.
+
+    Each folder is then finished on its own, and depends on the others only through the ids taken before it
+    (`finish`'s `taken` and `natural`): `validate` finishes only the folders it needs (registry/checker.py).
+    """
+    root = source.resolve()
+    findings: list[Finding] = []
+    pending: list[WalkedFolder] = []
+    _walk(root, root, "", None, pending, findings, limits, depth=0)
+    return root, sorted(pending, key=lambda item: item.rel_folder), findings
 
 
 def _rel(root_rel: str, name: str) -> str:
@@ -111,8 +124,8 @@ def _walk(
     root: Path,
     directory: Path,
     rel: str,
-    owner: _Pending | None,
-    pending: list[_Pending],
+    owner: WalkedFolder | None,
+    pending: list[WalkedFolder],
     findings: list[Finding],
     limits: Limits,
     depth: int,
@@ -135,7 +148,7 @@ def _walk(
                 findings.append(rule.at(path, name=path))
                 kind = "skip"
         if kind == "file":
-            owner = _Pending(directory, rel or ".", skill_md)
+            owner = WalkedFolder(directory, rel or ".", skill_md)
             pending.append(owner)
         elif kind != "skip":
             findings.append(rules.SKILL_MD_NOT_FILE.at(path, name=path, kind=kind))
@@ -172,7 +185,7 @@ def _walk(
             owner.findings.append(rules.SPECIAL_FILE.at(path, name=relative, kind=_kind(entry)))
 
 
-def _relative_to(owner: _Pending, path: str) -> str:
+def _relative_to(owner: WalkedFolder, path: str) -> str:
     return path[len(owner.rel_folder) + 1 :] if owner.rel_folder != "." else path
 
 
@@ -229,7 +242,7 @@ def _symlinked_skill_md(entry: os.DirEntry, directory: Path) -> str:
     return "file" if target.is_file() else "link to a non-file"
 
 
-def _add_symlink(entry: os.DirEntry, path: str, owner: _Pending, directory: Path) -> None:
+def _add_symlink(entry: os.DirEntry, path: str, owner: WalkedFolder, directory: Path) -> None:
     relative = path[len(owner.rel_folder) + 1 :] if owner.rel_folder != "." else path
     try:
         target = Path(entry.path).resolve(strict=True)
@@ -263,9 +276,11 @@ def _unsafe_reason(relative: str) -> str | None:
     return None
 
 
-def _finish(
-    item: _Pending, root: Path, limits: Limits, taken: set[str], natural: set[str], digests: DigestCache | None
+def finish(
+    item: WalkedFolder, root: Path, limits: Limits, taken: set[str], natural: set[str], digests: DigestCache | None
 ) -> tuple[SkillLocation | None, list[Finding]]:
+    """The crawl's second step for one walked folder: its limits checked, its files hashed, its id chosen (a
+    suffix when an id in `taken`, or another folder's `natural` id, would collide); None when it is left out."""
     findings = list(item.findings)
     prefix = "" if item.rel_folder == "." else item.rel_folder + "/"
     skill_md_rel = item.skill_md
@@ -324,7 +339,7 @@ def _finish(
         findings.append(rules.SKILL_TOO_LARGE.at(prefix + skill_md_rel, actual=total, limit=limits.skill_bytes))
         return None, findings
 
-    wanted = _make_id(item.rel_folder, root)
+    wanted = natural_id(item.rel_folder, root)
     skill_id = wanted
     suffix = 2
     while skill_id in taken or (skill_id != wanted and skill_id in natural):
@@ -396,7 +411,8 @@ def _digest_file(
         os.close(fd)
 
 
-def _make_id(rel_folder: str, root: Path) -> str:
+def natural_id(rel_folder: str, root: Path) -> str:
+    """The id a skill folder takes when no other folder takes it first (else `finish` adds a suffix)."""
     if rel_folder == ".":
         return slug(root.name)
     return "/".join(slug(part) for part in rel_folder.split("/"))

@@ -137,7 +137,7 @@ def test_one_skill_costs_one_analysis_whatever_the_registry_holds(registry, monk
 
     monkeypatch.setattr(skill_jobs, "analyse_skill", counting("analysed", skill_jobs.analyse_skill))
     monkeypatch.setattr(skill_jobs, "read_skill", counting("parsed", skill_jobs.read_skill))
-    monkeypatch.setattr(crawl, "_finish", counting("finished", crawl._finish))
+    monkeypatch.setattr(crawl, "finish", counting("finished", crawl.finish))
     read_repository = history.read_repository
     monkeypatch.setattr(
         history, "read_repository", lambda *a, **k: partial.append((a[1], k.get("partial"))) or read_repository(*a, **k)
