@@ -187,14 +187,8 @@ def verify_site(site: Site, key_file: Path | None = None) -> Report:
         else:
             verified[index] = data
     for shard in site.index.get("shards", []) if "index.json" in verified else []:
-        relative = site.relative(shard["url"])  # index.json's signature covers each shard's digest
-        data = site.read(relative)
-        if data is None:
-            report.add("missing", relative)
-            continue
-        report.checked += 1
-        if "sha256:" + sha256_hex(data) != shard["digest"]:
-            report.add("differs", relative)
+        # index.json's signature covers each shard's digest
+        _check_digest(site, site.relative(shard["url"]), shard["digest"], report)
     served: set[str] = set()  # every file a skill lists, as a path on the site
     folders: set[str] = set()  # the skills' own folders
     for entry in site.skills():
@@ -243,14 +237,18 @@ def _unlisted(site: Site, folders: set[str], served: set[str]) -> list[str]:
 def _check_archives(site: Site, discovery: dict, report: Report) -> None:
     """Every v0.2 artifact against the digest the discovery index gives (its signature checked)."""
     for artifact in discovery.get("skills", []):
-        relative = f"{V2_DIR}/{artifact['url']}"
-        body = site.read(relative)
-        if body is None:
-            report.add("missing", relative)
-            continue
-        report.checked += 1
-        if "sha256:" + sha256_hex(body) != artifact["digest"]:
-            report.add("differs", relative)
+        _check_digest(site, f"{V2_DIR}/{artifact['url']}", artifact["digest"], report)
+
+
+def _check_digest(site: Site, relative: str, digest: str, report: Report) -> None:
+    """One file of the site against the `sha256:<hex>` digest a signed index gives for it."""
+    data = site.read(relative)
+    if data is None:
+        report.add("missing", relative)
+        return
+    report.checked += 1
+    if "sha256:" + sha256_hex(data) != digest:
+        report.add("differs", relative)
 
 
 def read_folder(folder: Path) -> dict[str, bytes]:

@@ -395,29 +395,24 @@ def cursor_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugin
     an entry only `name`, `source`, `description`): each source a folder relative to the marketplace's root,
     written as Cursor's own marketplace writes them (no leading `./`). Cursor installs from a git repository,
     and an entry whose source is a URL installs nothing, so there is no archive here."""
-    return {
-        "name": name,
-        "owner": {"name": context.title},
-        "metadata": {"description": marketplace_description(context)},
-        "plugins": [
-            {
-                "name": plugin.name,
-                "source": f"{PLUGINS_DIR}/{plugin.name}",
-                "description": plugin_description(plugin.publisher, plugin.skills),
-            }
-            for plugin in plugins
-        ],
-    }
+    entries = [
+        {
+            "name": plugin.name,
+            "source": f"{PLUGINS_DIR}/{plugin.name}",
+            "description": plugin_description(plugin.publisher, plugin.skills),
+        }
+        for plugin in plugins
+    ]
+    return _relative_marketplace(context, name, entries)
 
 
 def copilot_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugin]) -> dict:
     """Copilot CLI's marketplace: each source the relative path of a folder (the only kind of source, beside
     GitHub repositories, git URLs and npm packages, that it reads; one of another kind makes it refuse the file)."""
-    return {
-        "name": name,
-        "owner": {"name": context.title},
-        "metadata": {"description": marketplace_description(context)},
-        "plugins": [
+    return _relative_marketplace(
+        context,
+        name,
+        [
             {
                 "name": plugin.name,
                 "source": f"./{PLUGINS_DIR}/{plugin.name}",
@@ -429,6 +424,16 @@ def copilot_marketplace(context: SiteContext, name: str, plugins: Sequence[Plugi
             }
             for plugin in plugins
         ],
+    )
+
+
+def _relative_marketplace(context: SiteContext, name: str, entries: list[dict]) -> dict:
+    """The envelope Cursor's and Copilot CLI's marketplaces share around their plugin entries."""
+    return {
+        "name": name,
+        "owner": {"name": context.title},
+        "metadata": {"description": marketplace_description(context)},
+        "plugins": entries,
     }
 
 
