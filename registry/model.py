@@ -8,6 +8,7 @@ are POSIX strings relative to the source root, so reports read the same on every
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -25,6 +26,28 @@ class Severity(StrEnum):
         return {"error": 0, "warning": 1, "info": 2}[self.value]
 
 
+def pickled_by_constructor(cls: type) -> type:
+    """Pickle a frozen, slotted dataclass as its constructor call.
+
+    The build state holds each skill's analysis pickled, and a build of a large registry reads back
+    hundreds of thousands of these values. Python's own way for frozen slotted dataclasses looks up
+    the fields and sets each one per object, about twice as slow to load as calling the class.
+    Only for classes whose every field is an `__init__` argument and that have no `__post_init__`.
+    """
+    fields = dataclasses.fields(cls)
+    if not all(f.init for f in fields) or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} cannot be rebuilt from its fields alone")
+    values = operator.attrgetter(*(f.name for f in fields)) if len(fields) > 1 else None
+    name = fields[0].name
+
+    def __reduce__(self):
+        return (cls, values(self) if values is not None else (getattr(self, name),))
+
+    cls.__reduce__ = __reduce__  # type: ignore[method-assign]
+    return cls
+
+
+@pickled_by_constructor
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One thing a rule noticed, precise enough for an author to act on."""
@@ -42,15 +65,6 @@ class Finding:
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.column or 0, self.code, self.message)
 
-    # Findings are pickled by the tens of thousands (the build state, worker results): a plain tuple
-    # halves the time dataclasses' generic state functions take to load them.
-    def __getstate__(self) -> tuple:
-        return tuple(getattr(self, name) for name in _FINDING_FIELDS)
-
-    def __setstate__(self, state: tuple) -> None:
-        for name, value in zip(_FINDING_FIELDS, state, strict=True):
-            object.__setattr__(self, name, value)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "code": self.code,
@@ -64,9 +78,7 @@ class Finding:
         }
 
 
-_FINDING_FIELDS = tuple(f.name for f in dataclasses.fields(Finding))
-
-
+@pickled_by_constructor
 @dataclass(frozen=True, slots=True)
 class SkillFile:
     """A regular file inside a skill folder that is safe to publish."""
@@ -78,6 +90,7 @@ class SkillFile:
     linked: bool = False  # published through a symlink inside the skill; not part of the folder digest
 
 
+@pickled_by_constructor
 @dataclass(frozen=True, slots=True)
 class SkillLocation:
     """What the crawler found: a folder holding a SKILL.md, and its publishable files."""
@@ -100,6 +113,7 @@ class SkillLocation:
         return self.files[0]
 
 
+@pickled_by_constructor
 @dataclass(frozen=True, slots=True)
 class Outline:
     """What the later stages keep of a parsed SKILL.md: where things are, never the text.
@@ -114,6 +128,7 @@ class Outline:
     recovered: bool = False  # frontmatter rebuilt from a lenient line scan after a YAML error
 
 
+@pickled_by_constructor
 @dataclass(frozen=True, slots=True)
 class Document:
     """A SKILL.md split into frontmatter and body, before any dialect reads it."""
@@ -132,6 +147,7 @@ class Document:
         return Outline(self.body_line, self.key_lines, self.recovered)
 
 
+@pickled_by_constructor
 @dataclass(frozen=True, slots=True)
 class SkillReference:
     """A name of another skill that this one depends on, found while parsing, with where it is written.

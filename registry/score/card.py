@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from registry.model import pickled_by_constructor
+
 # The kinds of use, in the order the card shows them.
 ENV = "env"  # environment variable read
 PATH = "path"  # file or folder touched (read, written, deleted)
@@ -94,6 +96,7 @@ SENSITIVE_CLASSES = (
 )  # fmt: skip
 
 
+@pickled_by_constructor
 @dataclass(frozen=True, slots=True)
 class Use:
     kind: str  # one of KINDS
@@ -123,6 +126,7 @@ class Use:
         }
 
 
+@pickled_by_constructor
 @dataclass(frozen=True, slots=True)
 class Declared:
     """What the skill says it needs, from its frontmatter and its dialect's declarations."""
@@ -145,6 +149,7 @@ class Declared:
         }
 
 
+@pickled_by_constructor
 @dataclass(frozen=True, slots=True)
 class Coverage:
     """How one file was read by the risk analysis."""
