@@ -116,10 +116,9 @@ def analyse(
 
     keys: dict[str, str] = {}
     if incremental is not None:
+        limits_plain = dataclasses.astuple(limits)
         keys = {
-            loc.id: key_of(
-                "analysis", incremental.code, incremental.policy, dataclasses.astuple(limits), _plain_location(loc)
-            )
+            loc.id: key_of("analysis", incremental.code, incremental.policy, limits_plain, _plain_location(loc))
             for loc in found.locations
         }
     cached = incremental.state.get_many("analysis", keys.values()) if incremental else {}
@@ -251,8 +250,8 @@ def clone_stage(
             result.content = apply_clones(result.skill, result.content, found[result.skill.id])
 
 
-def _plain_location(location: SkillLocation) -> tuple:
-    return (
-        location.id, str(location.folder), location.rel_folder, location.skill_md,
-        tuple((f.path, f.size, f.digest, str(f.source), f.linked) for f in location.files), location.unpublished,
-    )  # fmt: skip
+def _plain_location(location: SkillLocation) -> str:
+    """Everything about a skill folder its analysis reads, as one string (a repr per file: no separator to forge)."""
+    files = "".join([repr((f.path, f.size, f.digest, f.source, f.linked)) for f in location.files])
+    folder = (location.id, str(location.folder), location.rel_folder, location.skill_md, location.unpublished)
+    return repr(folder) + files

@@ -205,10 +205,13 @@ def _render_key(
 ) -> str:
     skill = job.skill
     lifecycle = job.lifecycle
+    # The risk assessment is the analysis's (its key) with the near-copies' findings added (apply_clones): the
+    # key and the clones stand for it. Its repr was the largest part of this key, a third of its cost.
+    risk = "" if analysis_key else repr(job.assessment.risk)
     return key_of(
         "render", incremental.code, analysis_key, repr(settings), repr(job.card), job.discovery_name,
         repr(job.history), repr(job.assessment.revisions), job.assessment.version_valid,
-        repr(job.assessment.trust), job.assessment.risk_override, repr(job.assessment.risk),
+        repr(job.assessment.trust), job.assessment.risk_override, risk,
         repr(job.assessment.clones), sorted(job.executables),
         repr(getattr(job.assessment, "reviews", ())), getattr(job.assessment, "own_level", None),
         repr(lifecycle.yanked.get(skill.id)), repr(lifecycle.deprecated.get(skill.id)),

@@ -75,8 +75,17 @@ def split_tools(text: str) -> list[str]:
 _SLUG_DROP = re.compile(r"[^a-z0-9_.-]+")
 
 
+_ALREADY_SLUG = re.compile(r"[a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?")
+
+
 def slug(segment: str) -> str:
     """An ASCII, URL-safe form of one path segment; stable for a given input."""
+    if "--" not in segment and _ALREADY_SLUG.fullmatch(segment):
+        return segment  # most folder names: _made_slug gives them back unchanged (a test holds it)
+    return _made_slug(segment)
+
+
+def _made_slug(segment: str) -> str:
     raw = segment.encode("utf-8", "surrogateescape")
     text = unicodedata.normalize("NFKD", raw.decode("utf-8", "replace")).encode("ascii", "ignore").decode().lower()
     text = _SLUG_DROP.sub("-", text)

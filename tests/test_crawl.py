@@ -1,7 +1,11 @@
 import os
 
 from conftest import simple_skill, write_skill
+from hypothesis import given
+from hypothesis import strategies as st
 
+from registry import crawl as crawl_module
+from registry import text as text_module
 from registry.config import Limits
 from registry.crawl import crawl
 from registry.text import slug
@@ -185,3 +189,17 @@ def test_what_is_never_published_is_listed_on_the_card_with_why(tmp_path):
     card = assess(skill, {f.path: read_bytes(f, 1 << 20) for f in location.files}).card
     (cache,) = [c for c in card.not_analysed if c.path == "p/s/scripts/__pycache__/"]
     assert cache.detail == "Python bytecode cache, never published"
+
+
+_NAME_PARTS = st.sampled_from(["a", "b.md", ".", "..", "", "/", "\\", "\x00", "\x1f", "\x7f", "é", "\udc80", "x" * 200])
+
+
+@given(st.lists(_NAME_PARTS, max_size=6).map("".join) | st.text(max_size=300))
+def test_the_quick_name_check_never_passes_a_name_the_full_check_refuses(relative):
+    if crawl_module._plainly_safe(relative):
+        assert crawl_module._why_unsafe(relative) is None
+
+
+@given(st.text(alphabet="ab_.-Z9é ", max_size=8) | st.text(max_size=20))
+def test_a_name_already_a_slug_is_its_own_slug(segment):
+    assert slug(segment) == text_module._made_slug(segment)
