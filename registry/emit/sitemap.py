@@ -15,21 +15,68 @@ if TYPE_CHECKING:
     from registry.emit.context import SiteContext, SkillContext
 
 
-def emit(writer: SiteWriter, urls: SiteUrls, pages: list[tuple[str, str | None]]) -> None:
+# The sitemaps.org protocol's limits for one file: 50,000 URLs and 50 MB uncompressed. A larger site is
+# listed in numbered sitemaps under sitemaps/, and sitemap.xml becomes their index (robots.txt names it).
+MAX_URLS = 50_000
+MAX_BYTES = 50 * 1000 * 1000
+_URLSET = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+
+
+def emit(
+    writer: SiteWriter, urls: SiteUrls, pages: list[tuple[str, str | None]], max_urls: int = MAX_URLS,
+    max_bytes: int = MAX_BYTES,
+) -> None:  # fmt: skip
     """pages: (path relative to the site root, ISO date of last change or None)."""
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
-    for path, lastmod in sorted(set(pages)):
-        lines.append(
+    entries = [
+        (
             f"  <url><loc>{escape(urls.absolute(path))}</loc>"
             + (f"<lastmod>{escape(lastmod[:10])}</lastmod>" if lastmod else "")
-            + "</url>"
+            + "</url>",
+            lastmod[:10] if lastmod else None,
         )
-    lines.append("</urlset>")
-    writer.write_text("sitemap.xml", "\n".join(lines) + "\n")
+        for path, lastmod in sorted(set(pages))
+    ]
+    files = _split(entries, max_urls, max_bytes - len(_urlset([])))
+    if len(files) == 1:
+        writer.write_text("sitemap.xml", _urlset([line for line, _ in files[0]]))
+    else:
+        index = [
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        ]
+        for number, part in enumerate(files, start=1):
+            path = f"sitemaps/sitemap-{number}.xml"
+            writer.write_text(path, _urlset([line for line, _ in part]))
+            dates = [date for _, date in part if date]
+            index.append(
+                f"  <sitemap><loc>{escape(urls.absolute(path))}</loc>"
+                + (f"<lastmod>{escape(max(dates))}</lastmod>" if dates else "")
+                + "</sitemap>"
+            )
+        index.append("</sitemapindex>")
+        writer.write_text("sitemap.xml", "\n".join(index) + "\n")
     writer.write_text(
         "robots.txt",
         "User-agent: *\nAllow: /\n\nSitemap: " + urls.absolute("sitemap.xml") + "\n",
     )
+
+
+def _urlset(lines: list[str]) -> str:
+    return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>', _URLSET, *lines, "</urlset>"]) + "\n"
+
+
+def _split(entries: list[tuple[str, str | None]], max_urls: int, max_bytes: int) -> list[list[tuple[str, str | None]]]:
+    """The entries in order, cut into files of at most max_urls entries and max_bytes of entry lines."""
+    files: list[list[tuple[str, str | None]]] = [[]]
+    size = 0
+    for entry in entries:
+        grown = size + len(entry[0].encode("utf-8")) + 1
+        if files[-1] and (len(files[-1]) >= max_urls or grown > max_bytes):
+            files.append([])
+            grown = len(entry[0].encode("utf-8")) + 1
+        files[-1].append(entry)
+        size = grown
+    return files
 
 
 @dataclass(frozen=True)
