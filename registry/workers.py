@@ -7,9 +7,11 @@ more than it saves.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -54,7 +56,9 @@ class Workers:
         for start in range(0, len(items), window):
             batch = items[start : start + window]
             chunk = max(1, len(batch) // (self.jobs * 4))
-            results.extend(pool.map(function, batch, *([value] * len(batch) for value in shared), chunksize=chunk))
+            with _interrupts_held():
+                answers = pool.map(function, batch, *([value] * len(batch) for value in shared), chunksize=chunk)
+            results.extend(answers)
             if progress:
                 progress(min(len(items), start + window), len(items))
         return results
@@ -67,6 +71,25 @@ class Workers:
             context.set_forkserver_preload(["registry.skill_jobs"])
             self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_leave_interrupts)
         return self._pool
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl+C waits while work is handed to the pool, and arrives as soon as it is handed over.
+
+    The first hand-over starts the pool's processes and its manager thread. An interrupt landing between the
+    thread's creation and its start left a pool that could not be shut down ("cannot join thread before it is
+    started"), and `serve` ended with a traceback (tests/test_serve.py, under load). Blocking SIGINT for these
+    few milliseconds keeps it pending; it is delivered when the block is lifted, while the results are awaited.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # Python runs signal handlers in the main thread only: nothing to hold here
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _leave_interrupts() -> None:
