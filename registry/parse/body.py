@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,8 +27,21 @@ class BodyLine:  # never changed once made; not frozen: a frozen data class is f
     is_fence: bool  # an opening or closing fence line itself
 
 
-def body_lines(body: str) -> Iterator[BodyLine]:
-    """Every line, with fences tracked as CommonMark does (a longer or equal run closes a fence)."""
+def body_lines(body: str) -> tuple[BodyLine, ...]:
+    """Every line, with fences tracked as CommonMark does (a longer or equal run closes a fence).
+
+    Kept for the last few bodies: the parser (referenced paths) and the categories read the same body
+    in one analysis, and the lines never change once made.
+    """
+    return _body_lines(body)
+
+
+@functools.lru_cache(maxsize=4)
+def _body_lines(body: str) -> tuple[BodyLine, ...]:
+    return tuple(_read(body))
+
+
+def _read(body: str) -> Iterator[BodyLine]:
     fence: str | None = None
     for number, text in enumerate(body.split("\n")):
         match = _FENCE.match(text) if may_open_fence(text) else None

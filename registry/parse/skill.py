@@ -46,7 +46,7 @@ def parse_skill(
         return skill
     document = read_document(data, path, limits)
     skill = Skill(location, document, findings=list(document.findings))
-    skill.body_headings = len(HEADING.findall(document.body))
+    skill.body_headings = count_headings(document.body)
     skill.body_lines = document.body.count("\n")
     skill.content_digest = checksum.folder_digest(
         [("SKILL.md", checksum.file_digest_hex("SKILL.md", data))]
@@ -128,6 +128,20 @@ def _check_support_files(skill: Skill, limits: Limits, contents: Mapping[str, by
             skill_file.path if skill.location.rel_folder == "." else f"{skill.location.rel_folder}/{skill_file.path}"
         )
         check_invisible(text, shown, skill.findings)
+
+
+def count_headings(body: str) -> int:
+    """`len(HEADING.findall(body))`, the pattern tried only where a line starts with "#" (most lines do not)."""
+    count = end = 0
+    start = 0 if body.startswith("#") else body.find("\n#") + 1 or -1
+    while start >= 0:
+        if start >= end:  # findall's matches do not overlap
+            match = HEADING.match(body, start)
+            if match:
+                count += 1
+                end = match.end()
+        start = body.find("\n#", start) + 1 or -1
+    return count
 
 
 def referenced_paths(body: str) -> list[tuple[str, int, int, bool]]:

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import pickle
 import re
 import string
@@ -160,18 +161,20 @@ def fingerprint(contents: Mapping[str, bytes]) -> Fingerprint | None:
 
     Cheap on purpose (it runs for every skill): lines are taken as bytes, with whitespace and
     punctuation stripped from both ends (indentation, list markers, heading marks, trailing commas),
-    and each distinct line is hashed once with CRC-32. At most MAX_FINGERPRINT_LINES distinct lines count:
-    the ones with the smallest hashes, a sample that is the same for the same lines in every skill.
+    and each line is hashed with CRC-32 (in C, no Python loop), the distinct hashes kept. At most
+    MAX_FINGERPRINT_LINES distinct lines count: the ones with the smallest hashes, a sample that is the
+    same for the same lines in every skill.
     """
     hashes: set[int] = set()
     for name, data in contents.items():
         if not compared(name) or not isinstance(data, bytes) or len(data) > MAX_FILE_BYTES or is_binary(data):
             continue
-        hashes.update(map(zlib.crc32, {line.strip(_EDGES) for line in data.split(b"\n")}))
+        hashes.update(map(zlib.crc32, map(bytes.strip, data.split(b"\n"), itertools.repeat(_EDGES))))
     hashes.discard(0)  # the empty line
     if len(hashes) < MIN_LINES:
         return None
-    values = sorted(hashes)[:MAX_FINGERPRINT_LINES]
+    # The signature is a minimum over the lines, whatever their order: sorted only to pick the sample.
+    values = sorted(hashes)[:MAX_FINGERPRINT_LINES] if len(hashes) > MAX_FINGERPRINT_LINES else hashes
     lines = np.fromiter(values, dtype=np.uint64, count=len(values)) % _PRIME
     signature = np.full(NUM_PERM, _PRIME, dtype=np.uint64)
     for start in range(0, len(lines), 4096):  # bounded temporary: 4,096 lines x NUM_PERM at a time

@@ -41,6 +41,8 @@ _CLASS_OF_BYTE = (
     )
     + b" " * 128
 )
+# Each class byte as letter or not: a word starts at each "a" after a space (one two-byte count, not three).
+_LETTER_OR_NOT = bytes(ord("a") if byte == ord("a") else 32 for byte in range(256))
 # A relative link target in Markdown, or a path written as inline code: how a body points at a file.
 _LINK_TARGET = re.compile(r"\]\(\s*<?([^)\s>#?]+)")
 _CODE_SPAN = re.compile(r"`([^`\s]+)`")
@@ -69,7 +71,8 @@ def estimate_tokens(text: str) -> int:
     replaced = text.encode("ascii", "replace")
     non_ascii = replaced.count(b"?") - text.count("?")
     classes = replaced.translate(_CLASS_OF_BYTE)
-    words = classes.count(b" a") + classes.count(b"!a") + classes.count(b"0a") + classes.startswith(b"a")
+    letters = classes.translate(_LETTER_OR_NOT)
+    words = letters.count(b" a") + letters.startswith(b"a")
     estimate = (
         WORD_WEIGHT * words
         + SYMBOL_WEIGHT * (classes.count(b"!") - non_ascii)

@@ -17,8 +17,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-_URL = r"(?:https?|ftp)://[^\s'\"`<>|;)\]}\\,]+"
-URL = re.compile(_URL, re.IGNORECASE)
+# `(?:https?|ftp)://[^\s'"`<>|;)\]}\\,]+` with IGNORECASE, written out: the same matches (IGNORECASE folds
+# only 's' to a non-ASCII letter, 'ſ'), about twice as fast, since re skips to an h or f only when the pattern
+# starts with case-sensitive letters.
+_URL = r"(?:h[tT][tT][pP][sS\u017f]?|H[tT][tT][pP][sS\u017f]?|f[tT][pP]|F[tT][pP])://[^\s'\"`<>|;)\]}\\,]+"
+URL = re.compile(_URL)
 
 # Hosts with no accountable owner: anyone can put anything there in a minute, under no name.
 SUSPICIOUS_HOSTS: dict[str, tuple[str, ...]] = {

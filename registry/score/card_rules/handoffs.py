@@ -28,6 +28,7 @@ from registry.score.card_rules.view import (
 from registry.score.risk.lines import CODE, PROSE, TextFile
 from registry.score.risk.rules import METADATA, Item, RiskRule, _rule
 from registry.score.vocabulary import LINE_BREAKS, URL, sentence_end, url_host
+from registry.text import Caseless
 
 FILE_HANDOFF = _rule(
     "R140", "high", "exfiltration",
@@ -142,10 +143,9 @@ _NEGATION = re.compile(
 )
 _CLAUSE_END = re.compile(r"[,;:()]|\s(?:but|then|and\s+then)\s")
 # Text that teaches about the practice rather than asking for it.
-_TEACHING = re.compile(
+_TEACHING = Caseless(  # searched, never read for groups
     r"\b(?:malicious|attack(?:s|er|ers)?|exfiltrat\w*|steal\w*|stolen|phishing|red\s+flags?|suspicious|"
-    r"dangerous|insecure|unsafe|vulnerab\w*|threats?|backdoor\w*|compromis\w*|detect\w*|scanner)\b",
-    re.IGNORECASE,
+    r"dangerous|insecure|unsafe|vulnerab\w*|threats?|backdoor\w*|compromis\w*|detect\w*|scanner)\b"
 )
 _SENTENCE_END = sentence_end(LINE_BREAKS)
 _PRONOUN = re.compile(r"\b(?:it|them|this|these|that|everything|all\s+of\s+(?:it|this|that))\b", re.IGNORECASE)

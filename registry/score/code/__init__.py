@@ -61,7 +61,7 @@ from registry.score.code.units import (
     script_language,
     units_of,
 )
-from registry.score.risk.lines import INLINE, WARNING_WORDS, TextFile, is_binary
+from registry.score.risk.lines import INLINE, TextFile, has_warning, is_binary
 
 MAX_FILE = 512 * 1024
 MAX_LINE = 20_000
@@ -359,7 +359,7 @@ def _surroundings(rows: list[str], unit: Unit) -> system.Surroundings:
     while end < len(rows) and end - closing < SECTION_LINES and not _HEADING.match(rows[end]):
         end += 1
     prose = "\n".join(rows[start:opening] + rows[closing:end])
-    return system.Surroundings(bool(WARNING_WORDS.search("\n".join(intro))), system.unattended(prose))
+    return system.Surroundings(has_warning("\n".join(intro)), system.unattended(prose))
 
 
 def _coverage(path: str, script: bool, parsed: dict[str, int], failures: list[str]) -> list[Coverage]:

@@ -24,7 +24,7 @@ from registry.score.code.model import (
     Source,
 )
 from registry.score.risk import rules as R
-from registry.score.risk.lines import WARNING_WORDS
+from registry.score.risk.lines import has_warning
 from registry.score.risk.rules import Item, RiskRule
 from registry.score.vocabulary import DOWNLOADERS, host_kind, owned_by_service, program_pattern, vendor_installer
 
@@ -187,7 +187,7 @@ def _comment_warns(rows: list[str], row: int) -> bool:
     while above >= 0 and rows[above].lstrip().startswith("#"):
         comments.append(rows[above])
         above -= 1
-    return any(WARNING_WORDS.search(text) for text in comments)
+    return any(has_warning(text) for text in comments)
 
 
 _DOWNLOADER = re.compile(program_pattern(DOWNLOADERS, ("xh", "iwr", "irm")), re.IGNORECASE)

@@ -69,7 +69,10 @@ _WS = (
 )
 _BLANK_RUN = re.compile(rb"\n(?:" + _WS + rb"*\n){%d,}" % BLANK_RUN)
 _LEADING_BLANK = re.compile(rb"(?:" + _WS + rb"*\n){%d,}" % BLANK_RUN)
-_SPACE_RUN = re.compile(_WS + rb"{%d,}" % SPACE_RUN)
+# _WS{200,} with its first character apart and led by literals only: re then skips to a byte that can start
+# a run instead of trying the repeat at every byte (the same matches).
+_WS_FIRST = rb"(?: |\t|\f|\v|\r|" + _WS[len(rb"(?:[ \t\f\v\r]|") :]
+_SPACE_RUN = re.compile(_WS_FIRST + _WS + rb"{%d,}" % (SPACE_RUN - 1))
 _SPACE_PROBE = (
     b" " * 64,
     b"\t" * 32,

@@ -34,7 +34,7 @@ from registry.score import instructions
 from registry.score.card import PATH, PERSISTENCE, AnalyserResult, CapabilityCard
 from registry.score.code.classify import AGENT_CONFIG, SHELL_STARTUP, normal_path, path_sensitivity
 from registry.score.families.record import rule
-from registry.score.risk.lines import CODE, COMMENT, DATA, PROSE, PROSE_BLOCK, WARNING_WORDS, Line, TextFile
+from registry.score.risk.lines import CODE, COMMENT, DATA, PROSE, PROSE_BLOCK, Line, TextFile, has_warning
 from registry.score.risk.needles import CONFIG_WRITES, needles_in
 from registry.score.risk.rules import Item, show
 from registry.score.vocabulary import (
@@ -238,7 +238,7 @@ def _warns(line: Line, text: str) -> bool:
     """The line (its settings blanked: "danger-full-access" is a value, not a warning) or the text before it warns."""
     for pattern, _ in _SETTINGS:
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
-    return WARNING_WORDS.search(_AGENT_FLAGS.sub(" ", text)) is not None or WARNING_WORDS.search(line.near) is not None
+    return has_warning(_AGENT_FLAGS.sub(" ", text)) or has_warning(line.near)
 
 
 _TOKEN = re.compile(r"[\w./-]{3,200}")

@@ -41,7 +41,7 @@ from registry.model import Skill
 from registry.score.card import FROM_CODE, FROM_INSTRUCTIONS, HOST, AnalyserResult, CapabilityCard, Use
 from registry.score.code.classify import host_sensitivity, is_local_host
 from registry.score.families.record import rule
-from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, WARNING_WORDS, Line, TextFile
+from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile, has_warning
 from registry.score.risk.needles import HIDDEN_CHANNELS, needles_in
 from registry.score.risk.rules import Item, RiskRule, show
 from registry.score.vocabulary import (
@@ -57,6 +57,7 @@ from registry.score.vocabulary import (
     sentence_end,
     url_host,
 )
+from registry.text import Caseless
 
 PER_FILE = 5  # findings per rule and file
 MAX_TAGS = 2000  # tags read per file
@@ -649,19 +650,18 @@ def _where(file: TextFile, line: Line, at: int = 0) -> str:
 def _teaching(file: TextFile, index: int, outside: str, memo: dict[int, bool]) -> bool:
     """The text around the match on its line, the end of the line before, or the section heading warns or teaches.
     `memo` keeps the answer for the line's surroundings, which many matches on one line share."""
-    if WARNING_WORDS.search(outside[-400:]):
+    if has_warning(outside[-400:]):
         return True
     if index not in memo:
         heading = _heading(file, index)
-        memo[index] = WARNING_WORDS.search(file.lines[index].near[-400:]) is not None or (
-            bool(heading) and (WARNING_WORDS.search(heading) is not None or _TEACHING.search(heading) is not None)
+        memo[index] = has_warning(file.lines[index].near[-400:]) or (
+            bool(heading) and (has_warning(heading) or _TEACHING.search(heading) is not None)
         )
     return memo[index]
 
 
-_TEACHING = re.compile(
-    r"\b(?:injections?|examples?\s+of|attacks?|payloads?|red[\s-]?team\w*|threats?|detect\w*|security\s+review)\b",
-    re.IGNORECASE,
+_TEACHING = Caseless(  # searched, never read for groups
+    r"\b(?:injections?|examples?\s+of|attacks?|payloads?|red[\s-]?team\w*|threats?|detect\w*|security\s+review)\b"
 )
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 

@@ -60,7 +60,7 @@ from registry.score.code.classify import is_local_host, is_secret_path, normal_p
 from registry.score.families.record import rule
 from registry.score.instructions import reading
 from registry.score.instructions.conversation import CONTEXT_EXFILTRATION, EXFIL
-from registry.score.risk.lines import CODE, CONFIG, INLINE, PROSE, WARNING_WORDS, Line, TextFile
+from registry.score.risk.lines import CODE, CONFIG, INLINE, PROSE, Line, TextFile, has_warning
 from registry.score.risk.needles import INTENT, needles_in
 from registry.score.risk.rules import Item, RiskRule, show
 from registry.score.vocabulary import URL, free_hosting, registrable, same_owner, sentences, url_host
@@ -2056,7 +2056,7 @@ def _affirmed(sentence: str, at: int, near: str) -> bool:
     if reading._NEGATION.search(_PURPOSE.sub(" ", before)) or _NOBODY.search(before) or reading._teaching(near):
         return False
     outside = reading._URL_ANYWHERE.sub(" ", sentence)
-    return not (WARNING_WORDS.search(outside) or reading._SENTENCE_WARNING.search(outside) or _mention(before))
+    return not (has_warning(outside) or reading._SENTENCE_WARNING.search(outside) or _mention(before))
 
 
 _KEPT = re.compile(

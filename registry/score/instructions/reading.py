@@ -19,8 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from registry.score.risk.lines import WARNING_WORDS, Line
+from registry.score.risk.lines import Line, has_warning
 from registry.score.risk.rules import Item, RiskRule, show
+from registry.text import Caseless
 
 if TYPE_CHECKING:
     from registry.score.instructions import _FileReader
@@ -119,19 +120,17 @@ _MENTION = re.compile(
     r"jailbreak\w*|red[\s-]?team\w*|injected|injections?|like\s+[\"'“‘`]|looks?\s+like|quot(?:e|es|ed|ing))\b",
     re.IGNORECASE,
 )
-_TEACHING = re.compile(
+_TEACHING = Caseless(  # searched, never read for groups
     r"\b(?:jailbreak\w*|red[\s-]?team\w*|social\s+engineering|manipulat\w*|indicators?|tactics?|threat\s+model\w*|"
     r"injections?|payloads?|adversar\w*|hostile|untrusted|poison\w*|scanner|examples?\s+of|signs?\s+of|"
-    r"look\s+(?:out\s+)?for|watch\s+(?:out\s+)?for|reject|refuse|block)\b",
-    re.IGNORECASE,
+    r"look\s+(?:out\s+)?for|watch\s+(?:out\s+)?for|reject|refuse|block)\b"
 )
-_SENTENCE_WARNING = re.compile(
+_SENTENCE_WARNING = Caseless(  # searched, never read for groups
     r"\b(?:dangerous|danger|malicious|malware|attack(?:s|er|ers)?|adversarial|unsafe|insecure|anti-?patterns?|"
     r"warnings?|risks?|bad\s+(?:practice|example|pattern|idea)|wrong|red\s+flags?|suspicious|detect(?:s|ed|ion|ing|"
     r"or)?|"
     r"flagged|blocked|blocklist|denylist|exploit(?:s|ed|ation)?|vulnerab\w*|phishing|scam\w*|prompt\s+injection|"
-    r"injection\s+attack|threat|risky|stealer|backdoor\w*|compromised?)\b|\bbad\s*:|❌|🚫|⛔|☠|⚠",
-    re.IGNORECASE,
+    r"injection\s+attack|threat|risky|stealer|backdoor\w*|compromised?)\b|\bbad\s*:|❌|🚫|⛔|☠|⚠"
 )
 _QUOTES = "\"'“”‘’«»`"
 # What may stand before an instruction in its clause: connectives, an address to the agent, a modal.
@@ -198,7 +197,7 @@ def _quoted(text: str, start: int, end: int) -> bool:
 
 def _teaching(text: str) -> bool:
     """Text around an instruction (a heading, a list's introduction) that warns or teaches."""
-    return bool(text) and (WARNING_WORDS.search(text) is not None or _TEACHING.search(text) is not None)
+    return bool(text) and (has_warning(text) or _TEACHING.search(text) is not None)
 
 
 def _warns(text: str) -> bool:

@@ -25,6 +25,7 @@ from registry.score.instructions.reading import LONG_LINE
 from registry.score.risk.lines import Line
 from registry.score.risk.rules import show
 from registry.score.vocabulary import URL, sentence_end, url_host
+from registry.text import Caseless
 
 if TYPE_CHECKING:
     from registry.score.instructions import _FileReader
@@ -40,17 +41,15 @@ _USE_NEEDLES = ("://", "www.", "$", "process.env", "environ", "getenv", "environ
 
 # -- uses for the card ---------------------------------------------------------------------
 
-_SEND_WORDS = re.compile(
+_SEND_WORDS = Caseless(
     r"\b(?:send|sends|sent|post|posts|posted|upload\w*|submit\w*|report\w*\s+to|forward\w*|webhook|beacon|push\w*\s+to|"
-    r"sync\w*\s+to|transmit\w*|exfiltrat\w*)\b",
-    re.IGNORECASE,
+    r"sync\w*\s+to|transmit\w*|exfiltrat\w*)\b"
 )
-_FETCH_WORDS = re.compile(
+_FETCH_WORDS = Caseless(
     r"\b(?:fetch\w*|download\w*|curl|wget|get\s+(?:it\s+)?from|load\w*\s+from|pull\w*\s+from|install\w*\s+from|"
-    r"retriev\w*|read\w*\s+from|import\w*\s+from|clone\w*)\b",
-    re.IGNORECASE,
+    r"retriev\w*|read\w*\s+from|import\w*\s+from|clone\w*)\b"
 )
-_OPEN_WORDS = re.compile(r"\b(?:open\w*|visit\w*|brows\w*|navigat\w*|go\s+to|click\w*|launch\w*)\b", re.IGNORECASE)
+_OPEN_WORDS = Caseless(r"\b(?:open\w*|visit\w*|brows\w*|navigat\w*|go\s+to|click\w*|launch\w*)\b")
 _WWW = re.compile(r"(?<![\w./@-])www\.[a-z0-9-]+(?:\.[a-z0-9-]+)+", re.IGNORECASE)
 _ENV_REFERENCE = re.compile(
     r"\$\{?(?P<a>[A-Z][A-Z0-9_]{2,})\}?|\bprocess\.env\.(?P<b>[A-Z_][A-Z0-9_]{2,})\b"
@@ -66,22 +65,21 @@ _HOME_PATH = re.compile(
     r"|(?<![\w/.~-])/etc/[\w./-]+|(?<![\w/.~-])~?/Library/[\w ./-]*?(?=[\s'\"`<>|;,)\]}]|$)",
     re.IGNORECASE,
 )
-_PATH_VERBS = (
-    ("delete", re.compile(r"\b(?:delete|remove|rm|wipe|erase|clean|clear|purge)\w*\b", re.IGNORECASE)),
-    ("write", re.compile(r"\b(?:write|save|append|add\w*\s+(?:\w+\s+){0,3}to|edit|modif\w*|updat\w*|creat\w*|"
-        r"overwrit\w*|"
-                         r"put|place|echo|install\w*\s+(?:\w+\s+){0,3}(?:in|into|to)|copy\w*\s+(?:\w+\s+){0,4}(?:to|"
-                         r"into)|"
-                         r"stor\w*|persist\w*)\b", re.IGNORECASE)),
-    ("list", re.compile(r"\b(?:list|ls|enumerat\w*|walk|scan|search|find|glob)\w*\b", re.IGNORECASE)),
-    ("read", re.compile(r"\b(?:read|cat|open|load|use|uses|using|source|check|inspect|pars\w*|extract\w*|grab|collect|"
-                        r"look\s+in|print|show|display|copy|upload|send|import|decrypt|access\w*|get|fetch|find|include|attach|"
-                        r"paste|dump|export|forward|post)\b",
-                        re.IGNORECASE)),
+_PATH_VERBS = (  # searched, never read for groups
+    ("delete", Caseless(r"\b(?:delete|remove|rm|wipe|erase|clean|clear|purge)\w*\b")),
+    ("write", Caseless(r"\b(?:write|save|append|add\w*\s+(?:\w+\s+){0,3}to|edit|modif\w*|updat\w*|creat\w*|"
+                       r"overwrit\w*|"
+                       r"put|place|echo|install\w*\s+(?:\w+\s+){0,3}(?:in|into|to)|copy\w*\s+(?:\w+\s+){0,4}(?:to|"
+                       r"into)|"
+                       r"stor\w*|persist\w*)\b")),
+    ("list", Caseless(r"\b(?:list|ls|enumerat\w*|walk|scan|search|find|glob)\w*\b")),
+    ("read", Caseless(r"\b(?:read|cat|open|load|use|uses|using|source|check|inspect|pars\w*|extract\w*|grab|collect|"
+                      r"look\s+in|print|show|display|copy|upload|send|import|decrypt|access\w*|get|fetch|find|include|"
+                      r"attach|paste|dump|export|forward|post)\b")),
 )  # fmt: skip
 
 
-_ENV_GATE = re.compile(r"\$\{?[A-Z]|process\.env|environ|getenv|%[A-Z]|env(?:ironment)?\s+var", re.IGNORECASE)
+_ENV_GATE = Caseless(r"\$\{?[A-Z]|process\.env|environ|getenv|%[A-Z]|env(?:ironment)?\s+var")
 _READS_PER_HOST = 3  # sentences read per host and file to tell mention from fetch, open or send
 _HOST = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?:[^/@\s]*@)?([^/:?#\s\[\]]+|\[[0-9a-f:.]+\])", re.IGNORECASE)
 

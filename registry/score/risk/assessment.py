@@ -431,9 +431,11 @@ def _scan(file: TextFile) -> list[Hit]:
     seen: set[tuple[str, int, int]] = set()
     budget = LONG_LINE_BUDGET
     lines = file.lines
+    low, starts, exact = file.lowered
     for index, needled in _worth_reading(file).items():
         line = lines[index]
-        lower_full = line.text.lower()
+        # The line's lower-cased text, cut from the file's (the same text when no lowering changed a length)
+        lower_full = low[starts[index] : starts[index + 1] - 1] if exact else line.text.lower()
         views = [line]
         if len(line.text) > LONG_LINE:
             views = []

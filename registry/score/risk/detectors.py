@@ -34,7 +34,7 @@ from registry.score.vocabulary import (
     program_pattern,
     url_host,
 )
-from registry.text import in_emoji_sequence
+from registry.text import Caseless, in_emoji_sequence
 
 
 @dataclass(frozen=True)
@@ -415,9 +415,8 @@ _KEYCHAIN_READ = re.compile(
 
 
 # Words one of which each credential file a line reads holds (its row's needle), for a cheap test first.
-_SECRET_NEEDLE = re.compile(
-    "|".join(dict.fromkeys(re.escape(needle) for row in _FILES + _BROWSER_STORES for needle in row.needle.split("|"))),
-    re.IGNORECASE,
+_SECRET_NEEDLE = Caseless(
+    "|".join(dict.fromkeys(re.escape(needle) for row in _FILES + _BROWSER_STORES for needle in row.needle.split("|")))
 )
 _CREDENTIAL_NEEDLES = tuple(
     dict.fromkeys(needle for row in _FILES + _FOLDERS + _BROWSER_STORES for needle in row.needle.split("|"))
@@ -489,12 +488,11 @@ def _command_span(text: str, start: int, end: int) -> tuple[int, int]:
 
 # -- R020 / R021 / R022: exfiltration ------------------------------------------------------
 
-_NET_SEND = re.compile(
+_NET_SEND = Caseless(  # only its span is read
     program_pattern(DOWNLOADERS, RAW_SOCKETS, FILE_TRANSFER, POWERSHELL_WEB, MAIL_PROGRAMS, ("smtplib",))
     + r"|/dev/(?:tcp|udp)/|\b(?:requests|httpx|aiohttp|session|client)\s*\.\s*(?:post|put|patch|request)\s*\("
     r"|\burllib\.request\.(?:urlopen|Request)\s*\(|\bfetch\s*\(|\baxios(?:\.(?:post|put|patch))?\s*\(|\bnew\s+WebSocket\b"
-    r"|\bhttps?\.request\s*\(",
-    re.IGNORECASE,
+    r"|\bhttps?\.request\s*\("
 )
 _ENV_DUMP = re.compile(
     r"\$\(\s*(?:env|printenv|set|export\s+-p)\s*\)|`(?:env|printenv)`|(?:^|[;&|(]\s*)(?:env|printenv)\s*\|"
@@ -515,8 +513,10 @@ _NC_HOST = re.compile(
     r"\b(?:nc|ncat|netcat|telnet)\s+(?:-\S+\s+)*(?P<host>[\w.-]+\.[a-z]{2,}|\d{1,3}(?:\.\d{1,3}){3})\s+\d+", re.I
 )
 _DEV_TCP = re.compile(r"/dev/(?:tcp|udp)/(?P<host>[\w.-]+)/\d+")
+# `(?:https?|ftp|wss?)://…` with IGNORECASE, written out as vocabulary.URL is: the same matches, faster.
 _IP_URL = re.compile(
-    r"(?:https?|ftp|wss?)://(?:[^/\s@'\"]*@)?(?P<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])", re.I
+    r"(?:h[tT][tT][pP][sS\u017f]?|H[tT][tT][pP][sS\u017f]?|f[tT][pP]|F[tT][pP]|w[sS\u017f][sS\u017f]?|W[sS\u017f][sS\u017f]?)"
+    r"://(?:[^/\s@'\"]*@)?(?P<host>\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])"
 )
 
 
@@ -552,7 +552,7 @@ def _where(destinations: list[tuple[str, int, int]]) -> str:
 def detect_exfiltration(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
     text = line.text
     destinations = _destinations(text, lower)
-    net = _NET_SEND.search(text)
+    net = _NET_SEND.search(text, lower)
     if net is not None:
         sent: list[tuple[str, int, int]] = []
         for label, start, end in secret_targets(text):
@@ -747,13 +747,14 @@ def detect_persistence(file: TextFile, index: int, line: Line, lower: str) -> It
 # -- R050 / R051: obfuscation --------------------------------------------------------------
 
 _B64_RUN = re.compile(r"[A-Za-z0-9+/]{200,}={0,2}")
-_BLOB_ESCAPES = (
-    ("a run of {count} \\x-escaped bytes", re.compile(r"(?:\\x[0-9a-fA-F]{2}){40,}"), 4),
-    ("a run of {count} \\u-escaped characters", re.compile(r"(?:\\u00[0-9a-fA-F]{2}){40,}"), 6),
+_BLOB_ESCAPES = (  # (what, the pattern, characters per unit, a literal every match holds)
+    ("a run of {count} \\x-escaped bytes", re.compile(r"(?:\\x[0-9a-fA-F]{2}){40,}"), 4, "\\x"),
+    ("a run of {count} \\u-escaped characters", re.compile(r"(?:\\u00[0-9a-fA-F]{2}){40,}"), 6, "\\u00"),
     ("a String.fromCharCode call with {count} character codes",
-     re.compile(r"String\.fromCharCode\s*\(\s*(?:\d+\s*,\s*){29,}\d+"), 0),
-    ("a chain of {count} chr() calls", re.compile(r"(?:chr\s*\(\s*\d+\s*\)\s*\+\s*){15,}"), 0),
+     re.compile(r"String\.fromCharCode\s*\(\s*(?:\d+\s*,\s*){29,}\d+"), 0, "String.fromCharCode"),
+    ("a chain of {count} chr() calls", re.compile(r"(?:chr\s*\(\s*\d+\s*\)\s*\+\s*){15,}"), 0, "chr"),
 )  # fmt: skip
+_B64_SHORTEST = 200  # no shorter line holds a _B64_RUN
 _HARMLESS_MAGIC = (
     "iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "PHN2Zy", "PD94bW", "d09GR", "d09GMg", "AAABAA", "AAEAAAA", "T1RUTw",
     "JVBERi", "Qk0", "AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh", "SUQz", "AAAAIGZ0eXA", "GkXfo",
@@ -769,7 +770,7 @@ def _entropy(text: str) -> float:
 
 def detect_blobs(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
     text = line.text
-    for match in _B64_RUN.finditer(text):
+    for match in _B64_RUN.finditer(text) if len(text) >= _B64_SHORTEST else ():
         blob = match.group(0)
         before = text[max(0, match.start() - 40) : match.start()].lower()
         if "base64," in before or blob.startswith(_HARMLESS_MAGIC) or blob.count("/") > len(blob) // 16:
@@ -780,8 +781,8 @@ def detect_blobs(file: TextFile, index: int, line: Line, lower: str) -> Iterator
             continue
         what = f"a {len(blob)}-character base64 blob"
         yield Hit(R.ENCODED_BLOB, line, match.start(), match.end(), {"what": what, "what_short": what})
-    for template, pattern, width in _BLOB_ESCAPES:
-        for match in pattern.finditer(text):
+    for template, pattern, width, literal in _BLOB_ESCAPES:
+        for match in pattern.finditer(text) if literal in text else ():
             count = len(match.group(0)) // width if width else len(re.findall(r"\d+", match.group(0)))
             what = template.format(count=count)
             yield Hit(R.ENCODED_BLOB, line, match.start(), match.end(), {"what": what, "what_short": what})

@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
+from registry.text import Caseless
+
 CODE, INLINE, PROSE, CONFIG, DATA, COMMENT = "code", "inline", "prose", "config", "data", "comment"
 PROSE_BLOCK = -1  # the block number of Markdown prose: never the same place as a code block
 
@@ -73,6 +75,12 @@ WARNING_WORDS = re.compile(
     r"|\bbad\s*:|❌|🚫|⛔|☠|⚠",
     re.IGNORECASE,
 )
+_WARNING = Caseless(WARNING_WORDS.pattern)  # the same matches, found faster (registry.text.Caseless)
+
+
+def has_warning(text: str) -> bool:
+    """`WARNING_WORDS.search(text) is not None`, in a fraction of the time."""
+    return _WARNING.search(text) is not None
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -138,7 +146,7 @@ class TextFile:
 
 @functools.lru_cache(maxsize=256)
 def _warnings(text: str) -> tuple[tuple[int, int], ...]:
-    return tuple(m.span() for m in WARNING_WORDS.finditer(text))
+    return tuple(m.span() for m in _WARNING.finditer(text))
 
 
 def is_binary(data: bytes) -> bool:
