@@ -6,6 +6,7 @@ import hashlib
 import re
 from array import array
 from dataclasses import dataclass
+from functools import cached_property
 
 import orjson
 
@@ -48,13 +49,13 @@ class SearchDocument:
     def word_list(self) -> list[str]:
         return self.words.split(" ") if self.words else []
 
-    @property
+    @cached_property
     def key(self) -> str:
         """Changes exactly when anything indexed changes: unchanged documents are not re-indexed."""
         fields = [getattr(self, name) for name in self.__dataclass_fields__ if name != "weights"]
         return hashlib.sha256(orjson.dumps(fields) + self.weights).hexdigest()
 
-    @property
+    @cached_property
     def normalized_name(self) -> str:
         return normalized(self.name)
 

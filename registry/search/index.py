@@ -7,38 +7,51 @@ touched, a changed one is re-indexed alone, a removed one is deleted.
 
 The `words` field holds, for each word a skill says, the one weight terms.word_weights gives it;
 the site's shards (emit/search.py) are written from these very postings, so the CLI, the site and
-agents rank from the same numbers. Beside Whoosh's own files, `vocabulary/<p>.json` keeps every
-word with its document frequency (Whoosh's counts include deleted documents until a merge) and
-`meta.json` what the engine needs of the whole index, and `state.json` each skill's document number,
-key and words, with the Whoosh generation they describe: a build killed between Whoosh's commit and
-these files leaves a generation that does not match, and the next build indexes everything again.
+agents rank from the same numbers. Beside Whoosh's own files, `vocabulary.json` keeps every
+word with its document frequency (Whoosh's counts include deleted documents until a merge) and the
+hash that places it in a postings shard (terms.stem_hash: each word is stemmed once, when it first
+appears), `meta.json` what the engine needs of the whole index, and `state.json` each skill's
+document number, key and words, with the Whoosh generation they describe: a build killed between
+Whoosh's commit and these files leaves a generation that does not match, and the next build indexes
+everything again. `state.json` also names this version of the index with a random token, so that
+whatever was made from the index (the site's shards) can tell whether it still describes it.
+
+A cold build hands the shards the postings it has just written (IndexUpdate.postings), in memory:
+every word is read, counted and sorted once for both.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
+import secrets
 import shutil
 import time
+import zlib
 from array import array
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import repeat
 from pathlib import Path
+from pickle import dumps
 
 import numpy as np
 import orjson
 from whoosh import fields, formats, index
 from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.reading import TermNotFound
 
 from registry.search.documents import SearchDocument
+from registry.search.postings import PostingsTable
 from registry.search.synonyms import synonym_groups
-from registry.search.terms import prefix2
+from registry.search.terms import stem_hash
 
 # 3: every word of the body, one weight per word (registry/search/terms.py); stable slots. 4: UTF-8 words.
-SCHEMA_VERSION = "4"
-VOCABULARY = "vocabulary"
+# 5: one vocabulary file with each word's stem hash; slot indexed at full precision only; key stored, not indexed;
+# exact and dialect without frequencies.
+SCHEMA_VERSION = "5"
+VOCABULARY = "vocabulary.json"
 
 
 class WeightedWords(fields.FieldType):
@@ -61,31 +74,42 @@ class WeightedWords(fields.FieldType):
 
 
 class BulkWords:
-    """The `words` field's postings for one Whoosh segment writer, kept as arrays per word.
+    """The postings of one Whoosh segment writer, kept as arrays, and written without Whoosh's per-posting calls.
 
     Whoosh feeds every posting through a sorting pool and its codec one Python call at a time. Here
-    added documents hand over their (word, weight) pairs at once; postings of older segments merged
-    into the writer still arrive through the pool's `add` and are taken too. At flush the other
-    fields go through Whoosh's own writer, then each word's postings are written in blocks.
+    added documents hand over their (word, weight) pairs at once; the other fields' postings (every
+    indexed field has the Existence format) and those of older segments merged into the writer
+    still arrive through the pool's `add` and are taken too. At flush every field's postings are
+    sorted at once and written in Whoosh's own block format (write_terms). With `keep`, the sorted
+    postings of the `words` field stay in `table`.
     """
 
     FIELD = "words"
 
-    def __init__(self, writer) -> None:
+    def __init__(self, writer, keep: bool = False) -> None:
         self.pool = writer.pool
         self.fieldwriter = writer.fieldwriter
         writer.pool = writer.fieldwriter = self
-        self.term_index: dict[str, int] = {}  # word -> its number here, in order of first appearance
+        # word -> its number here, in order of first appearance
+        self.term_index: defaultdict[str, int] = defaultdict(itertools.count().__next__)
         self.term_ids = array("I")
         self.docnums = array("I")
-        self.weights = array("f")
+        self.weights = array("I")  # terms.word_weights' integers: exact in Whoosh's float32
+        # Every other field whose postings hold nothing but their weight: field -> [(term, document, weight)].
+        self.others: dict[str, list[tuple[bytes, int, float]]] = {
+            name: [] for name, field in writer.schema.items()
+            if name != self.FIELD and field.indexed and isinstance(field.format, formats.Existence)
+            and not field.scorable and not field.vector and not field.separate_spelling()
+        }  # fmt: skip
+        self.keep = keep
+        self.table: PostingsTable | None = None  # with keep, after flush: (words sorted, Whoosh document numbers)
 
     def add_words(self, docnum: int, words: Sequence[str], weights: bytes) -> None:
         """A document's words and their weights (uint32, as SearchDocument keeps them)."""
         index = self.term_index
-        self.term_ids.extend([index.setdefault(word, len(index)) for word in words])
-        self.weights.frombytes(np.frombuffer(weights, dtype=np.uint32).astype(np.float32).tobytes())
-        self.docnums.extend(repeat(docnum, len(words)))
+        self.term_ids.fromlist([index[word] for word in words])
+        self.weights.frombytes(weights)
+        self.docnums.frombytes(array("I", (docnum,)).tobytes() * len(words))
 
     def document_frequencies(self) -> dict[str, int]:
         """Per word, how many documents added so far hold it."""
@@ -96,17 +120,19 @@ class BulkWords:
     # The pool's interface, as SegmentWriter uses it.
     @property
     def fieldnames(self):
-        return self.pool.fieldnames | ({self.FIELD} if self.term_index else set())
+        taken = {name for name, postings in self.others.items() if postings}
+        return self.pool.fieldnames | taken | ({self.FIELD} if self.term_index else set())
 
     def add(self, item) -> None:
         fieldname, term, docnum, weight, _ = item
-        if fieldname != self.FIELD:
+        if fieldname == self.FIELD:
+            self.term_ids.append(self.term_index[term.decode("utf-8")])
+            self.docnums.append(docnum)
+            self.weights.append(int(weight))
+        elif fieldname in self.others:
+            self.others[fieldname].append((term, docnum, weight))
+        else:
             self.pool.add(item)
-            return
-        index = self.term_index
-        self.term_ids.append(index.setdefault(term.decode("utf-8"), len(index)))
-        self.docnums.append(docnum)
-        self.weights.append(weight)
 
     def iter_postings(self):
         return self.pool.iter_postings()
@@ -120,47 +146,132 @@ class BulkWords:
         return self.fieldwriter.is_closed
 
     def add_postings(self, schema, lengths, items) -> None:
-        self.fieldwriter.add_postings(schema, lengths, items)  # every other field: all sort before "words"
+        # Whoosh's pool holds no indexed field of this schema; ours follow, in the order of their names (Whoosh's).
+        self.fieldwriter.add_postings(schema, lengths, items)
+        for name in sorted([*self.others, self.FIELD]):
+            if name == self.FIELD:
+                self._write_words(schema)
+            elif self.others[name]:
+                postings = sorted(self.others[name])
+                terms = list(dict.fromkeys(term for term, _, _ in postings))
+                counts = Counter(term for term, _, _ in postings)
+                starts = np.zeros(len(terms) + 1, dtype=np.int64)
+                np.cumsum([counts[term] for term in terms], out=starts[1:])
+                documents = np.array([document for _, document, _ in postings], dtype=np.uint32)
+                weights = np.array([weight for _, _, weight in postings], dtype=np.float32)
+                write_terms(self.fieldwriter, name, schema[name], terms, starts, documents, weights)
+
+    def _write_words(self, schema) -> None:
         if not self.term_index:
             return
         words = list(self.term_index)
-        rank = np.empty(len(words), dtype=np.int64)
-        rank[sorted(range(len(words)), key=words.__getitem__)] = np.arange(len(words))
-        term_rank = rank[np.frombuffer(self.term_ids, dtype=np.uint32)]
+        by_word = sorted(range(len(words)), key=words.__getitem__)
+        rank = np.empty(len(words), dtype=np.uint64)
+        rank[by_word] = np.arange(len(words), dtype=np.uint64)
         docnums = np.frombuffer(self.docnums, dtype=np.uint32)
-        order = np.lexsort((docnums, term_rank))
-        term_rank, docnums = term_rank[order], docnums[order]
-        weights = np.frombuffer(self.weights, dtype=np.float32)[order]
-        starts = np.flatnonzero(np.diff(term_rank, prepend=-1))
-        ends = np.append(starts[1:], len(term_rank))
-        by_rank = sorted(words)
-        writer = self.fieldwriter
-        writer.start_field(self.FIELD, schema[self.FIELD])
-        for first, last in zip(starts.tolist(), ends.tolist(), strict=True):
-            writer.start_term(by_rank[term_rank[first]].encode("utf-8"))
-            postings = writer._postwriter
-            limit = postings._blocklimit
-            for start in range(first, last, limit):
-                if start != first:
-                    postings._write_block()
-                stop = min(start + limit, last)
-                postings._ids = array("I", docnums[start:stop].tobytes())
-                postings._weights = array("f", weights[start:stop].tobytes())
-                postings._maxweight = float(weights[start:stop].max())
-            writer.finish_term()
-        writer.finish_field()
+        # One sort of (word's rank, document number): unique pairs, so any sort gives the same order.
+        order = np.argsort((rank[np.frombuffer(self.term_ids, dtype=np.uint32)] << np.uint64(32)) | docnums)
+        counts = np.bincount(np.frombuffer(self.term_ids, dtype=np.uint32), minlength=len(words))[by_word]
+        starts = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        sorted_words = [words[i] for i in by_word]
+        docnums = docnums[order]
+        weights = np.frombuffer(self.weights, dtype=np.uint32)[order]
+        del order
+        terms = [word.encode("utf-8") for word in sorted_words]
+        write_terms(self.fieldwriter, self.FIELD, schema[self.FIELD], terms, starts, docnums, weights)
+        if self.keep:
+            self.table = PostingsTable(sorted_words, starts, docnums, weights)
 
     def close(self) -> None:
         self.fieldwriter.close()
 
 
+def write_terms(fieldwriter, name: str, field, terms: Sequence[bytes], starts: np.ndarray, docnums: np.ndarray,
+                weights: np.ndarray) -> None:  # fmt: skip
+    """A field's terms (sorted) and postings (term i: docnums and weights [starts[i]:starts[i + 1]], ascending
+    documents) written as Whoosh's W3FieldWriter and W3PostingsWriter write them, byte for byte (tests/search/
+    test_whoosh_index.py compares), with a Python call per block rather than several per posting."""
+    from whoosh.codec.whoosh3 import COMPRESSION_MIN_SIZE, WHOOSH3_HEADER_MAGIC, W3TermInfo
+    from whoosh.system import pack_int, pack_long, pack_ushort
+    from whoosh.util.numeric import length_to_byte
+
+    fieldwriter.start_field(name, field)
+    postings = fieldwriter._postwriter
+    if postings._inlinelimit > 1 or postings._byteids or field.format.fixed_value_size() != 0:
+        for i, term in enumerate(terms):  # a codec this does not mirror: Whoosh's own calls
+            fieldwriter.start_term(term)
+            for j in range(int(starts[i]), int(starts[i + 1])):
+                fieldwriter.add(int(docnums[j]), float(weights[j]), b"", None)
+            fieldwriter.finish_term()
+        fieldwriter.finish_field()
+        return
+    postfile = postings._postfile
+    write, write_int, tell = postfile.write, postfile.write_int, postfile.tell
+    limit, compression = postings._blocklimit, postings._compression
+    add_term = fieldwriter._tindex.add
+    field_key = pack_ushort(fieldwriter._fieldmap[name])
+    pack_info = W3TermInfo._struct.pack
+    no_length, zero_length = length_to_byte(None), length_to_byte(0)
+    ids = docnums.tolist()
+    gaps = np.diff(docnums.astype(np.int64), prepend=0)
+    gaps[starts[:-1][np.diff(starts) > 0]] = docnums[starts[:-1][np.diff(starts) > 0]]
+    values = weights.astype(np.float32).tolist()  # as Whoosh holds them: float32, read back as Python floats
+    block_starts = []  # each block's gaps start from the block's first id, not the word's
+    for first, last in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
+        block_starts.extend(range(first + limit, last, limit))
+    gaps[block_starts] = docnums[block_starts]
+    deltas = gaps.tolist()
+    for i, term in enumerate(terms):
+        first, last = int(starts[i]), int(starts[i + 1])
+        offset = tell()
+        write(WHOOSH3_HEADER_MAGIC)
+        total = 0
+        top = 0
+        for start in range(first, last, limit):
+            stop = min(start + limit, last)
+            block = values[start:stop]
+            total += sum(block)
+            heaviest = max(block)
+            top = max(top, heaviest)
+            if block.count(1.0) == len(block):
+                shown = None
+            elif block.count(block[0]) == len(block):
+                shown = block[0]
+            else:
+                shown = tuple(block)
+            data = dumps((tuple(deltas[start:stop]), shown, None), 2)
+            packed = compression if len(data) >= COMPRESSION_MIN_SIZE else 0
+            if packed:
+                data = zlib.compress(data, packed)
+            info = dumps((stop - start, ids[stop - 1], heaviest, packed, no_length, zero_length), 2)
+            write_int(-(len(info) + len(data)) if stop == last else len(info) + len(data))
+            write(info)
+            write(data)
+        extent = pack_long(offset) + pack_int(tell() - offset)
+        add_term(
+            field_key + term,
+            pack_info(False, total, last - first, 0, zero_length, top, ids[first], ids[last - 1]) + extent,
+        )
+    fieldwriter.finish_field()
+
+
+def _values(stored: bool = False) -> fields.KEYWORD:
+    """Comma-separated values, each a term that only says which documents hold it (no frequency): like the ID fields,
+    written by BulkWords without Whoosh's per-posting calls."""
+    field = fields.KEYWORD(stored=stored, commas=True)
+    field.format = formats.Existence()
+    return field
+
+
 def make_schema() -> fields.Schema:
     return fields.Schema(
-        slot=fields.NUMERIC(int, stored=True, unique=True, sortable=True),
+        # Looked up by value, never by range: one term per number instead of Whoosh's eight precisions.
+        slot=fields.NUMERIC(int, stored=True, unique=True, sortable=True, shift_step=0),
         id=fields.ID(stored=True, unique=True),
-        key=fields.ID(stored=True),
+        key=fields.STORED(),
         words=WeightedWords(),
-        exact=fields.KEYWORD(commas=True),  # normalized name and id: the exact-name tier
+        exact=_values(),  # normalized name and id: the exact-name tier
         name=fields.STORED(),
         description=fields.STORED(),
         tags=fields.STORED(),
@@ -169,7 +280,7 @@ def make_schema() -> fields.Schema:
         version=fields.STORED(),
         tier=fields.ID(stored=True),
         risk=fields.ID(stored=True),
-        dialect=fields.KEYWORD(stored=True, commas=True),
+        dialect=_values(stored=True),
         last_updated=fields.STORED(),
     )
 
@@ -182,11 +293,23 @@ class IndexStats:
     seconds: float
     changed_words: frozenset[str] = frozenset()  # words of every added, changed or removed document
     changed_slots: frozenset[int] = frozenset()
+    # The random token of the index this update started from ("" for a new one) and of the index it left: what
+    # was made from the index (the shards) is brought up to date from changed_words only if it describes `previous`.
+    previous: str = ""
+    token: str = ""
 
 
-def _open_or_create(directory: Path, code: str) -> tuple[index.Index, dict[str, list]]:
-    """The index and its skills (id -> [slot, key, its words separated by spaces]), or a new empty index
-    when they do not agree or another version of the code made them."""
+@dataclass(frozen=True)
+class IndexUpdate:
+    stats: IndexStats
+    vocabulary: dict[str, list[int]]  # read_vocabulary, after the update
+    meta: dict  # read_meta, after the update
+    postings: PostingsTable | None  # with keep_postings, for a new index: every word's postings (documents: slots)
+
+
+def _open_or_create(directory: Path, code: str) -> tuple[index.Index, dict[str, list], str]:
+    """The index, its skills (id -> [slot, key, its words separated by spaces]) and its token, or a new empty index
+    (token "") when they do not agree or another version of the code made them."""
     marker = directory / "SCHEMA_VERSION"
     state = directory / "state.json"
     if (
@@ -196,17 +319,18 @@ def _open_or_create(directory: Path, code: str) -> tuple[index.Index, dict[str, 
         and marker.read_text().strip() == SCHEMA_VERSION
         and state.is_file()
         and (directory / "meta.json").is_file()
+        and (directory / VOCABULARY).is_file()
     ):
         ix = index.open_dir(str(directory))
         saved = orjson.loads(state.read_bytes())
         if saved.get("generation") == ix.latest_generation() and saved.get("code") == code:
-            return ix, saved["slots"]
+            return ix, saved["slots"], saved.get("token", "")
         ix.close()
     if directory.exists():
         shutil.rmtree(directory)
     directory.mkdir(parents=True)
     marker.write_text(SCHEMA_VERSION + "\n")
-    return index.create_in(str(directory), make_schema()), {}
+    return index.create_in(str(directory), make_schema()), {}, ""
 
 
 def _replace(path: Path, data: bytes) -> None:
@@ -241,31 +365,43 @@ def assign_slots(ids: Iterable[str]) -> dict[str, int]:
 
 
 def update_index(directory: Path, documents: Iterable[SearchDocument], code: str = "") -> IndexStats:
+    return index_documents(directory, documents, code).stats
+
+
+def index_documents(
+    directory: Path, documents: Iterable[SearchDocument], code: str = "", keep_postings: bool = False
+) -> IndexUpdate:
+    """Bring the index in `directory` up to `documents`: only added, changed and removed skills are touched."""
     started = time.perf_counter()
-    ix, slots = _open_or_create(directory, code)
+    ix, slots, previous = _open_or_create(directory, code)
+    created = not slots and not previous
     wanted = {doc.id: doc for doc in documents}
     assigned = assign_slots(wanted)
-    kept = {doc_id: entry for doc_id, entry in slots.items() if doc_id in wanted}
     changed = [
-        doc for doc_id, doc in sorted(wanted.items())
-        if doc_id not in kept or kept[doc_id][0] != assigned[doc_id] or kept[doc_id][1] != doc.key
+        doc for doc_id, doc in wanted.items()
+        if doc_id not in slots or slots[doc_id][0] != assigned[doc_id] or slots[doc_id][1] != doc.key
     ]  # fmt: skip
+    changed.sort(key=lambda doc: assigned[doc.id])  # document numbers in slot order: a word's postings ascend in both
     removed = sorted(set(slots) - set(wanted))
     changed_words: set[str] = set()
     changed_slots: set[int] = set()
+    vocabulary = {} if created else read_vocabulary(directory)
+    token = previous
+    postings = None
     if changed or removed:
-        vocabulary = read_vocabulary(directory)
-        for doc_id in removed + [doc.id for doc in changed if doc.id in slots]:
+        replaced = [doc.id for doc in changed if doc.id in slots]
+        for doc_id in removed + replaced:
             slot, _, old = slots[doc_id]
             old_words = old.split(" ") if old else []
             changed_words.update(old_words)
             changed_slots.add(slot)
-            vocabulary.subtract(old_words)
+            for word in old_words:
+                vocabulary[word][0] -= 1
         for doc_id in removed:
             del slots[doc_id]
         writer = ix.writer()
-        bulk = BulkWords(writer)
-        for doc_id in removed:
+        bulk = BulkWords(writer, keep=keep_postings and created)
+        for doc_id in removed + replaced:
             writer.delete_by_term("id", doc_id)
         for doc in changed:
             slot = assigned[doc.id]
@@ -273,18 +409,29 @@ def update_index(directory: Path, documents: Iterable[SearchDocument], code: str
             changed_slots.add(slot)
             exact = [doc.normalized_name, doc.id] if doc.normalized_name else [doc.id]
             docnum = writer.docnum
-            writer.update_document(
+            writer.add_document(
                 slot=slot, id=doc.id, key=doc.key, exact=",".join(exact), name=doc.name,
                 description=doc.description, tags=list(doc.tags), category=doc.category, publisher=doc.publisher,
                 version=doc.version, tier=doc.tier, risk=doc.risk, dialect=",".join(doc.dialects),
                 last_updated=doc.last_updated,
             )  # fmt: skip
             bulk.add_words(docnum, doc.word_list(), doc.weights)
-        added = bulk.document_frequencies()
-        changed_words.update(added)
-        vocabulary.update(added)
+        for word, count in bulk.document_frequencies().items():
+            changed_words.add(word)
+            entry = vocabulary.get(word)
+            if entry is None:
+                vocabulary[word] = [count, stem_hash(word)]
+            else:
+                entry[0] += count
+        for word in changed_words:
+            if vocabulary[word][0] <= 0:
+                del vocabulary[word]
         writer.commit()
-        _write_vocabulary(directory, vocabulary, {prefix2(w) for w in changed_words})
+        if bulk.table is not None:
+            table = bulk.table
+            slot_of = np.array([assigned[doc.id] for doc in changed], dtype=np.uint32)
+            postings = PostingsTable(table.words, table.starts, slot_of[table.documents], table.weights)
+        _replace(directory / VOCABULARY, orjson.dumps(vocabulary, option=orjson.OPT_SORT_KEYS))
     summary = {
         "live": len(slots),
         "size": slot_count(len(slots)),
@@ -297,13 +444,15 @@ def update_index(directory: Path, documents: Iterable[SearchDocument], code: str
     if changed or removed:
         # Last: until this names the new generation, the next build starts over.
         generation = index.open_dir(str(directory)).latest_generation()
-        state = {"generation": generation, "code": code, "slots": slots}
+        token = secrets.token_hex(8)
+        state = {"generation": generation, "code": code, "token": token, "slots": slots}
         _replace(directory / "state.json", orjson.dumps(state))
     ix.close()
-    return IndexStats(
+    stats = IndexStats(
         len(changed), len(removed), len(wanted) - len(changed), time.perf_counter() - started,
-        frozenset(changed_words), frozenset(changed_slots),
+        frozenset(changed_words), frozenset(changed_slots), previous, token,
     )  # fmt: skip
+    return IndexUpdate(stats, vocabulary, summary, postings)
 
 
 def squatters(documents: Iterable[SearchDocument]) -> list[str]:
@@ -317,33 +466,10 @@ def read_meta(directory: Path) -> dict:
     return orjson.loads((directory / "meta.json").read_bytes())
 
 
-def read_vocabulary(directory: Path) -> Counter:
-    """Every indexed word and how many skills hold it (the `vocabulary/<p>.json` files together)."""
-    counts: Counter = Counter()
-    folder = directory / VOCABULARY
-    if folder.is_dir():
-        for path in folder.glob("*.json"):
-            counts.update(orjson.loads(path.read_bytes()))
-    return counts
-
-
-def _write_vocabulary(directory: Path, counts: Counter, prefixes: set[str]) -> None:
-    folder = directory / VOCABULARY
-    folder.mkdir(exist_ok=True)
-    grouped: dict[str, dict[str, int]] = {p: {} for p in prefixes}
-    for word, count in sorted(counts.items()):
-        if count > 0 and prefix2(word) in grouped:
-            grouped[prefix2(word)][word] = count
-    for prefix, words in grouped.items():
-        path = folder / f"{prefix}.json"
-        if words:
-            _replace(path, orjson.dumps(words))
-        else:
-            path.unlink(missing_ok=True)
-
-
-def vocabulary_file(directory: Path, prefix: str) -> Path:
-    return directory / VOCABULARY / f"{prefix}.json"
+def read_vocabulary(directory: Path) -> dict[str, list[int]]:
+    """Every indexed word: [how many skills hold it, terms.stem_hash of it]."""
+    path = directory / VOCABULARY
+    return orjson.loads(path.read_bytes()) if path.is_file() else {}
 
 
 class IndexPostings:
@@ -355,7 +481,13 @@ class IndexPostings:
 
     def __init__(self, searcher) -> None:
         self.reader = searcher.reader()
-        self.leaves = self.reader.leaf_readers()
+        self.leaves = []  # (leaf reader, its first document number, its deleted documents or None)
+        for leaf, offset in self.reader.leaf_readers():
+            deleted = None
+            if leaf.has_deletions():
+                deleted = np.zeros(leaf.doc_count_all(), dtype=bool)
+                deleted[np.fromiter(leaf.deleted_docs_set, dtype=np.int64)] = True
+            self.leaves.append((leaf, offset, deleted))
         count = self.reader.doc_count_all()
         # An index with no document has no column to read.
         slot_column = self.reader.column_reader("slot") if count else []
@@ -366,13 +498,14 @@ class IndexPostings:
         ids: list[np.ndarray] = []
         weights: list[np.ndarray] = []
         term = word.encode("utf-8")
-        for leaf, offset in self.leaves:
-            if ("words", term) not in leaf._terms:
+        for leaf, offset, deleted in self.leaves:
+            try:
+                matcher = leaf._terms.matcher("words", term, self.format)
+            except TermNotFound:
                 continue
-            leaf_ids, leaf_weights = _matcher_arrays(leaf._terms.matcher("words", term, self.format))
-            deleted = leaf.deleted_docs_set if leaf.has_deletions() else None
-            if deleted:
-                keep = ~np.isin(leaf_ids, np.fromiter(deleted, dtype=np.int64))
+            leaf_ids, leaf_weights = _matcher_arrays(matcher)
+            if deleted is not None:
+                keep = ~deleted[leaf_ids]
                 leaf_ids, leaf_weights = leaf_ids[keep], leaf_weights[keep]
             ids.append(leaf_ids + offset)
             weights.append(leaf_weights)
@@ -385,17 +518,30 @@ class IndexPostings:
 
 
 def _matcher_arrays(matcher) -> tuple[np.ndarray, np.ndarray]:
-    if isinstance(matcher, W3LeafMatcher):
-        ids, weights = [], []
+    if isinstance(matcher, W3LeafMatcher) and not matcher._byteids:
+        # Each block's data as Whoosh pickled it (W3LeafMatcher._read_data): its ids as gaps from the block's first,
+        # decoded here for every block at once instead of one id per Python call.
+        gaps, weights, lengths = [], [], []
         while True:
-            matcher._read_ids()
-            matcher._read_weights()
-            ids.append(np.asarray(matcher._ids, dtype=np.int64))
-            weights.append(np.asarray(matcher._weights, dtype=np.float64))
+            matcher._read_data()
+            block_gaps, block_weights, _ = matcher._data
+            count = matcher._blocklength
+            gaps.append(block_gaps)
+            lengths.append(count)
+            if block_weights is None or isinstance(block_weights, float):
+                weights.append((1.0 if block_weights is None else block_weights,) * count)
+            else:
+                weights.append(block_weights)
             if matcher._lastblock:
                 break
             matcher._next_block()
-        return np.concatenate(ids), np.concatenate(weights).astype(np.int64)
+        total = sum(lengths)
+        ids = np.cumsum(np.fromiter(itertools.chain.from_iterable(gaps), dtype=np.int64, count=total))
+        if len(lengths) > 1:
+            ends = np.cumsum(lengths)[:-1]
+            ids -= np.repeat(np.concatenate(([0], ids[ends - 1])), lengths)
+        found = np.fromiter(itertools.chain.from_iterable(weights), dtype=np.float64, count=total)
+        return ids, found.astype(np.int64)
     found_ids, found_weights = [], []
     while matcher.is_active():
         found_ids.append(matcher.id())

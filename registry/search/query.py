@@ -78,15 +78,17 @@ class WhooshSource:
         self.size = meta["size"]
         self.squatters = frozenset(meta["squatters"])
         self.synonyms = meta.get("synonyms", [])
-        self._vocabularies: dict[str, Mapping[str, int]] = {}
+        self._vocabularies: dict[str, dict[str, int]] | None = None
 
     def vocabulary(self, prefix: str) -> Mapping[str, int]:
-        from registry.search.index import vocabulary_file
+        if self._vocabularies is None:
+            from registry.search.index import read_vocabulary
+            from registry.search.terms import prefix2
 
-        if prefix not in self._vocabularies:
-            path = vocabulary_file(self.directory, prefix)
-            self._vocabularies[prefix] = orjson.loads(path.read_bytes()) if path.is_file() else {}
-        return self._vocabularies[prefix]
+            self._vocabularies = {}
+            for word, (count, _) in read_vocabulary(self.directory).items():
+                self._vocabularies.setdefault(prefix2(word), {})[word] = count
+        return self._vocabularies.get(prefix, {})
 
     def postings(self, word: str) -> tuple[list[int], list[int]]:
         documents, weights = self.index_postings.postings(word)

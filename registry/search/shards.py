@@ -10,15 +10,11 @@ import itertools
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import orjson
 
 from registry.search.engine import Record
-from registry.search.terms import BIT_COUNT, FIELD_MASK, bucket_of
-
-if TYPE_CHECKING:
-    import numpy as np
+from registry.search.terms import BIT_COUNT, bucket_of
 
 FORMAT = 2
 DOC_CHUNK = 8
@@ -35,59 +31,13 @@ def description_file(folder: Path, number: int) -> Path:
 def name_shard(key: str) -> str | None:
     """The names file a normalized name or an id lives in: its first two ASCII letters or digits, or for a
     name without any, `_` and the hex code of its first character."""
-    letters = "".join(c for c in key if c.isascii() and c.isalnum())[:2]
+    letters = ""
+    for character in key:
+        if character.isascii() and character.isalnum():
+            letters += character
+            if len(letters) == 2:
+                break
     return letters or (f"_{ord(key[0]):x}" if key else None)
-
-
-def encode_varint(value: int, out: bytearray) -> None:
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-
-
-def encode_varints(values: np.ndarray) -> bytes:
-    """Unsigned LEB128 of every value, concatenated (the vector form of encode_varint)."""
-    import numpy as np  # the build writes shards; readers (the CLI, agents' reference reader) never load numpy
-
-    values = np.asarray(values).astype(np.uint64)
-    sizes = np.ones(len(values), dtype=np.int64)
-    for shift in (7, 14, 21, 28, 35):
-        sizes += values >= (np.uint64(1) << np.uint64(shift))
-    out = np.empty(int(sizes.sum()), dtype=np.uint8)
-    starts = np.cumsum(sizes) - sizes
-    remaining = values.copy()
-    for byte in range(int(sizes.max(initial=1))):
-        active = sizes > byte
-        chunk = (remaining[active] & np.uint64(0x7F)).astype(np.uint8)
-        more = sizes[active] > byte + 1
-        out[starts[active] + byte] = chunk | (more.astype(np.uint8) << 7)
-        remaining[active] >>= np.uint64(7)
-    return out.tobytes()
-
-
-def encode_postings(entries: Iterable[tuple[str, np.ndarray, np.ndarray]]) -> bytes:
-    """(word, ascending documents, weights) per word, sorted by word: the `postings/<bucket>.bin` layout.
-
-    Per word: varint length, the ASCII word, varint count, then three runs of `count` values: the
-    document gaps (varints), the field bits (one byte each) and the eighths of the pseudo-frequency
-    (varints); the whole file deflated (raw, RFC 1951). Runs of like values compress best: every
-    file is about a third smaller than the same postings interleaved.
-    """
-    import numpy as np
-
-    out = bytearray()
-    for word, documents, weights in entries:
-        data = word.encode("utf-8")
-        encode_varint(len(data), out)
-        out += data
-        encode_varint(len(documents), out)
-        weights = np.asarray(weights, dtype=np.int64)
-        out += encode_varints(np.diff(np.asarray(documents, dtype=np.int64), prepend=0))
-        out += (weights & FIELD_MASK).astype(np.uint8).tobytes()
-        out += encode_varints(weights >> BIT_COUNT)
-    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
-    return packer.compress(bytes(out)) + packer.flush()
 
 
 def decode_postings(packed: bytes) -> dict[str, tuple[list[int], list[int]]]:

@@ -55,12 +55,17 @@ def prefix2(word: str) -> str:
     return word[:2] if word[:1].isascii() else f"_{ord(word[0]):x}"
 
 
-def bucket_of(word: str, buckets: int) -> int:
-    """FNV-1a (32 bit) of the word's stem key: every form of a stem lands in the same postings file."""
+def stem_hash(word: str) -> int:
+    """FNV-1a (32 bit) of the word's stem key (the index keeps it beside each word: a word is stemmed once)."""
     value = 2166136261
     for byte in stem_key(word).encode("utf-8"):
         value = ((value ^ byte) * 16777619) & 0xFFFFFFFF
-    return value % buckets
+    return value
+
+
+def bucket_of(word: str, buckets: int) -> int:
+    """The postings file a word is in: every form of a stem lands in the same one."""
+    return stem_hash(word) % buckets
 
 
 def word_weights(fields: Mapping[str, str]) -> dict[str, int]:

@@ -1,21 +1,27 @@
 """The search shards: their codec, and that a build writes only the shards a change touches."""
 
+import random
 import shutil
+import zlib
 
 import numpy as np
 import orjson
 from conftest import SKILLS_INDEX
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memory_source import document
 
 from registry.build import build
 from registry.config import BuildOptions, search_cache
-from registry.emit.search import STATE_KEY
-from registry.search.shards import decode_postings, encode_postings, encode_varint, encode_varints
+from registry.emit.output import SiteOutput
+from registry.emit.search import STATE_KEY, emit_search
+from registry.search.postings import PostingsTable, encode_postings, encode_varint, encode_varints
+from registry.search.shards import DESCRIPTIONS, decode_postings
 from registry.search.terms import bucket_of, prefix2
 from registry.state import BuildState
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)  # slow on a loaded machine, not wrong
 @given(st.lists(st.integers(min_value=0, max_value=2**40), max_size=60))
 def test_vector_varints_equal_one_at_a_time(values):
     one_by_one = bytearray()
@@ -33,6 +39,40 @@ postings = st.dictionaries(
 )
 
 
+def one_word_at_a_time(word, documents, weights):
+    """The postings layout as README "Search for agents" gives it, one value at a time: the reference."""
+    out = bytearray()
+    data = word.encode("utf-8")
+    encode_varint(len(data), out)
+    out += data
+    encode_varint(len(documents), out)
+    previous = 0
+    for number in documents:
+        encode_varint(number - previous, out)
+        previous = number
+    out += bytes(weight & 31 for weight in weights)
+    for weight in weights:
+        encode_varint(weight >> 5, out)
+    return bytes(out)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(postings, st.randoms(use_true_random=False))
+def test_a_table_of_many_words_encodes_each_as_the_layout_says(entries, rnd):
+    written = [
+        (word, np.array(sorted(d for d, _ in found)), np.array([w for _, w in sorted(found)]))
+        for word, found in sorted(entries.items())
+    ]
+    table = PostingsTable.from_entries(written)
+    order = list(range(len(written)))
+    rnd.shuffle(order)
+    raw, offsets = table.take(np.array(order, dtype=np.int64)).raw()
+    for position, number in enumerate(order):
+        assert raw[offsets[position] : offsets[position + 1]] == one_word_at_a_time(*written[number])
+    assert zlib.decompress(encode_postings(written), -15) == b"".join(one_word_at_a_time(*w) for w in written)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(postings)
 def test_postings_read_back_as_written(entries):
     written = [
@@ -91,3 +131,132 @@ def test_shards_another_version_of_the_code_made_are_made_again(tmp_path):
     skill_md.write_text(skill_md.read_text() + "\nOne more line.\n")
     again = build(BuildOptions(source=source, out=out))
     assert again.search.shards_kept == 0 and again.search.shards_written > 0
+
+
+WORDS = "deploy deployment kubernetes pod logs csv export pdf tables ocr git commit message lint docker".split()
+
+
+def random_document(rnd, skill_id):
+    body = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(0, 40)))
+    description = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 60)))  # some shortened in docs/
+    tier = rnd.choice(["community", "community", "verified", "official"])
+    name = "-".join(rnd.sample(WORDS, 2)) + f"-{rnd.randint(0, 3)}"
+    return document(
+        skill_id, name, tier=tier, description=description, body=body, updated="2024-05-0" + str(rnd.randint(1, 9))
+    )
+
+
+class StageRunner:
+    """The build's search stage (emit_search) over documents, as one build after another runs it: each writes into
+    the folder holding the last site, with the same cache and build state."""
+
+    def __init__(self, root):
+        self.root = root
+        self.cache = root / ".site.cache"
+        self.cache.mkdir(parents=True)
+        self.state = BuildState(self.cache / "state.sqlite")
+        self.last = None
+
+    def run(self, documents):
+        last = self.last
+        site = self.root / "site"
+        writer = SiteOutput(site, last.desired, last.root, last.present) if last else SiteOutput(site)
+        stats = emit_search(writer, list(documents), self.cache, self.state, "test")
+        writer.finish()
+        self.last = writer
+        return stats, self.files()
+
+    def files(self):
+        found = {
+            p.relative_to(self.root).as_posix(): p.read_bytes() for p in (self.root / "site").rglob("*") if p.is_file()
+        }
+        descriptions = self.cache / DESCRIPTIONS
+        found |= {f"descriptions/{p.name}": p.read_bytes() for p in descriptions.glob("*.json")}
+        return found
+
+    def close(self):
+        self.state.close()
+
+
+def clean_files(tmp_path, documents):
+    runner = StageRunner(tmp_path / f"clean-{len(list(tmp_path.iterdir()))}")
+    _, files = runner.run(documents)
+    runner.close()
+    return files
+
+
+def test_incremental_shards_equal_a_clean_build_after_every_change(tmp_path):
+    """Skills added, edited, removed and renamed, round after round (enough slots for some to collide and move, a
+    change of bucket count on the way): every incremental stage leaves the bytes a clean one makes, and rewrites
+    only shards of the changed skills' words, records and keys."""
+    rnd = random.Random(23)
+    documents = {f"p/s{i}": random_document(rnd, f"p/s{i}") for i in range(40)}
+    runner = StageRunner(tmp_path / "incremental")
+    stats, files = runner.run(documents.values())
+    assert files == clean_files(tmp_path, documents.values())
+    for round_number in range(14):
+        before = files
+        for skill_id in rnd.sample(sorted(documents), 2):
+            documents[skill_id] = random_document(rnd, skill_id)
+        for skill_id in rnd.sample(sorted(documents), 1):
+            del documents[skill_id]
+        for i in range(rnd.choice([1, 2, 20 if round_number == 6 else 3])):  # one round grows past 256 slots
+            skill_id = f"q/r{round_number}-{i}"
+            documents[skill_id] = random_document(rnd, skill_id)
+        stats, files = runner.run(documents.values())
+        assert files == clean_files(tmp_path, documents.values()), round_number
+        buckets = orjson.loads(files["site/search/manifest.json"])["buckets"]
+        if buckets == orjson.loads(before["site/search/manifest.json"])["buckets"]:
+            touched = {f"site/search/postings/{bucket_of(w, buckets)}.bin" for w in stats.whoosh.changed_words}
+            postings = {p for p in files if p.startswith("site/search/postings/") and before.get(p) != files[p]}
+            assert postings <= touched
+            assert stats.shards_kept > 0
+    runner.close()
+
+
+def test_shards_from_a_new_index_equal_shards_read_back_from_it(tmp_path):
+    """A cold build writes the postings files from the postings the new index was just written from; a build that
+    finds the index but not the shards' state reads every word back from the index: the same bytes."""
+    rnd = random.Random(5)
+    documents = [random_document(rnd, f"p/s{i}") for i in range(60)]
+    runner = StageRunner(tmp_path / "a")
+    first, files = runner.run(documents)
+    assert first.whoosh.indexed == len(documents)
+    runner.state.set_meta(STATE_KEY, None)
+    again, files_again = runner.run(documents)
+    assert again.whoosh.indexed == 0 and again.shards_kept == 0
+    assert files_again == files
+    runner.close()
+
+
+def test_shards_left_behind_by_an_interrupted_build_are_made_again(tmp_path):
+    """A build stopped after the Whoosh index took a change but before the shards did: the next build finds nothing
+    changed in the index, and the shards' state names an older index, so every shard is made again."""
+    from registry.search.index import update_index
+
+    rnd = random.Random(9)
+    documents = {f"p/s{i}": random_document(rnd, f"p/s{i}") for i in range(30)}
+    runner = StageRunner(tmp_path / "a")
+    runner.run(documents.values())
+    documents["p/s3"] = document("p/s3", "zanzibar-quorum", description="Checks the zanzibarquux quorum.")
+    update_index(runner.cache / "whoosh", documents.values(), "test")  # the index moves on; the shards do not
+    stats, files = runner.run(documents.values())
+    assert stats.whoosh.indexed == 0 and stats.shards_kept == 0
+    assert files == clean_files(tmp_path, documents.values())
+
+
+def test_the_stage_leaves_the_cycle_collector_as_it_found_it(tmp_path):
+    import gc
+
+    rnd = random.Random(1)
+    runner = StageRunner(tmp_path / "a")
+    assert gc.isenabled()
+    runner.run([random_document(rnd, f"p/s{i}") for i in range(5)])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        runner.run([random_document(rnd, f"p/s{i}") for i in range(6)])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    runner.close()

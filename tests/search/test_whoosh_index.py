@@ -2,13 +2,12 @@
 
 import random
 
-import orjson
 from memory_source import MemorySource, document
 
 from registry.search import engine
-from registry.search.index import assign_slots, read_meta, update_index, vocabulary_file
+from registry.search.index import assign_slots, read_meta, read_vocabulary, update_index
 from registry.search.query import WhooshSource
-from registry.search.terms import prefix2
+from registry.search.terms import stem_hash
 
 WORDS = "deploy deployment kubernetes pod logs csv export pdf tables ocr git commit message lint docker".split()
 
@@ -33,11 +32,12 @@ def expected_postings(documents):
 def check(directory, documents):
     source = WhooshSource(directory)
     expected = expected_postings(documents)
+    vocabulary = read_vocabulary(directory)
+    assert set(vocabulary) == set(expected)
     for word, postings in expected.items():
         slots, weights = source.postings(word)
         assert list(zip(slots, weights, strict=True)) == postings, word
-        vocabulary = orjson.loads(vocabulary_file(directory, prefix2(word)).read_bytes())
-        assert vocabulary[word] == len(postings)
+        assert vocabulary[word] == [len(postings), stem_hash(word)]
     for word in WORDS:
         if word not in expected:
             assert len(source.postings(word)[0]) == 0
@@ -98,3 +98,49 @@ def test_merged_segments_keep_every_posting(tmp_path):
         update_index(directory, documents.values())
     assert len(index.open_dir(str(directory))._segments()) < 15  # some commits merged earlier segments
     check(directory, list(documents.values()))
+
+
+def segment_files(directory):
+    """Each sub-file of the index's one segment, by extension (segment names are random)."""
+    from whoosh import index
+
+    ix = index.open_dir(str(directory))
+    (segment,) = ix._segments()
+    compound = segment.open_compound_file(ix.storage)
+    found = {name.rsplit(".", 1)[1]: compound.open_file(name).read() for name in compound.list()}
+    compound.close()
+    ix.close()
+    return found
+
+
+def test_the_postings_are_written_as_whoosh_writes_them(tmp_path):
+    """index.write_terms writes every indexed field (the words and the fields beside them) in Whoosh's own format
+    without Whoosh's per-posting calls: the terms and postings files are byte for byte what Whoosh's writer makes of
+    the same documents."""
+    from whoosh import index
+
+    from registry.search.index import make_schema
+
+    rnd = random.Random(8)
+    documents = [random_document(rnd, f"p/s{i}") for i in range(300)]  # common words: several blocks of 128
+    documents.append(document("p/one", "alone", body="word " * 3))  # a block of one posting
+    ours = tmp_path / "ours"
+    update_index(ours, documents)
+    slots = assign_slots(d.id for d in documents)
+    (tmp_path / "theirs").mkdir()
+    theirs = index.create_in(str(tmp_path / "theirs"), make_schema())
+    writer = theirs.writer()
+    for doc in sorted(documents, key=lambda d: slots[d.id]):
+        exact = [doc.normalized_name, doc.id] if doc.normalized_name else [doc.id]
+        writer.add_document(
+            slot=slots[doc.id], id=doc.id, key=doc.key, exact=",".join(exact), name=doc.name,
+            description=doc.description, tags=list(doc.tags), category=doc.category, publisher=doc.publisher,
+            version=doc.version, tier=doc.tier, risk=doc.risk, dialect=",".join(doc.dialects),
+            last_updated=doc.last_updated, words=doc.word_weights(),
+        )  # fmt: skip
+    writer.commit()
+    theirs.close()
+    ours_files, their_files = segment_files(ours), segment_files(tmp_path / "theirs")
+    assert {"trm", "pst"} <= set(ours_files)
+    assert ours_files["trm"] == their_files["trm"]
+    assert ours_files["pst"] == their_files["pst"]
