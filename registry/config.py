@@ -44,6 +44,47 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class Outputs:
+    """The optional outputs of a build, each on or off (registry.yaml `outputs:`, registry/policy.py). Every
+    other output is always written: the pages, index.json, the v0.2 discovery index and its artifacts, every
+    published file, the search shards, the sitemap, the stats page and the signatures."""
+
+    discovery_v0_1: bool = True  # .well-known/skills/index.json, for `skills` CLIs before 1.4.6
+    skill_indexes: bool = True  # skills/<id>/.well-known/agent-skills/index.json: the page URL installs the skill
+    marketplaces: bool = True  # the four plugin marketplaces and plugins/<publisher>.zip
+    ai_catalog: bool = True  # .well-known/ai-catalog.json and its copy at ard.json
+    feeds: bool = True  # feeds/: Atom feeds of the whole registry, each category and each publisher
+
+    @property
+    def off(self) -> tuple[str, ...]:
+        return tuple(name for name, on in vars(self).items() if not on)
+
+
+# What each output is (docs/policy.md); what each costs: README "Optional outputs and what each costs"
+# (bench/output_size.py).
+OUTPUT_MEANINGS = {
+    "discovery_v0_1": "`.well-known/skills/index.json`, the v0.1 discovery index `skills` CLIs before 1.4.6 read "
+    "(the files it lists stay where they are: `.well-known/skills/<name>/`)",
+    "skill_indexes": "`skills/<id>/.well-known/agent-skills/index.json`, each skill's own one-entry discovery index, "
+    "so that `npx skills add <its page URL>` installs it (one file per skill)",
+    "marketplaces": "the Claude Code, Codex, Copilot CLI and Cursor plugin marketplaces and `plugins/<publisher>.zip` "
+    "(a second copy of every discoverable skill's files, zipped)",
+    "ai_catalog": "`.well-known/ai-catalog.json` and the same bytes at `.well-known/ard.json`",
+    "feeds": "`feeds/`: Atom feeds of new and updated skills, for the registry, each category and each publisher",
+}
+# Named sets of outputs: `full` writes every output; `lean` only what agents and people need to find, read and
+# install skills: the pages, index.json, both discovery layouts (the v0.1 index is one file; every `skills` CLI
+# installs from the site) and each skill's own index (the page's install command names the page), the files,
+# search. It drops what copies the registry again for other readers: the plugin marketplaces with their zips (a
+# second copy of every file), the AI catalog (index.json again, twice, in one file that outgrows hosts' file
+# limits) and the feeds.
+OUTPUT_PROFILES = {
+    "full": Outputs(),
+    "lean": Outputs(marketplaces=False, ai_catalog=False, feeds=False),
+}
+
+
+@dataclass(frozen=True)
 class BuildOptions:
     source: Path
     out: Path

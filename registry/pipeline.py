@@ -224,7 +224,7 @@ def _emit(
     writer: SiteOutput, data: SiteData, progress: Progress, lap: Callable[[str], None], incremental: Incremental,
     reuse: RenderReuse,
 ) -> SearchStats | None:  # fmt: skip
-    emitters = registry.EMITTERS
+    emitters = registry.emitters(data.policy.outputs)
     with tempfile.TemporaryFile(dir=search_cache(data.options.out)) as file:
         spool = _Spool(file, len(emitters))
         cards = _render(writer, data, progress, incremental, reuse, emitters, spool)
@@ -243,9 +243,9 @@ def _render(
     state = incremental.state
     page_site = html.SiteInfo(
         data.title, options.site_url, 0, 0, "git" if repository.commit else None, repository.shallow,
-        options.signing.key_id if options.signing is not None else None,
+        options.signing.key_id if options.signing is not None else None, data.policy.outputs,
     )  # fmt: skip
-    settings = render_jobs.PageSettings(options.templates, page_site, data.limits, emitters)
+    settings = render_jobs.PageSettings(options.templates, page_site, data.limits, emitters, search_cache(options.out))
 
     cards = {s.id: html.make_card(s, repository, data.assessments[s.id]) for s in published}
     jobs = [
@@ -306,6 +306,7 @@ def _emit_site(
         publisher_count=len({s.publisher for s in published}),
         commit=repository.commit,
         shallow=repository.shallow,
+        outputs=data.policy.outputs,
     )
     context = SiteContext(
         options, data.title, SiteUrls(options.site_url), site, published, cards,

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from registry.config import Limits
+from registry.config import OUTPUT_MEANINGS, OUTPUT_PROFILES, Limits, Outputs
 from registry.parse import safe_yaml
 
 TIERS = ("community", "verified", "official")
@@ -195,6 +195,22 @@ SCHEMA: dict[str, Any] = {
             "description": "Whether a reviewer that is missing, times out, crashes or prints something other "
             "than SARIF fails the build (default false: a warning naming the reviewer and the skill).",
         },
+        "outputs": {
+            "type": ["string", "object"],
+            "if": {"type": "string"}, "then": {"enum": list(OUTPUT_PROFILES)},
+            "additionalProperties": False,
+            "description": "Which optional outputs the build writes: a profile, `full` (the default: every output) "
+            "or `lean` (no marketplaces, AI catalog or feeds: what agents and people need to find, read and install "
+            "skills, the pages, index.json, both discovery layouts and each skill's own index, every published file "
+            "and the search shards), or a mapping of outputs to true or false, starting from `profile` (default full). "
+            "What each costs: README \"Optional outputs and what each costs\".",
+            "properties": {
+                "profile": {"enum": list(OUTPUT_PROFILES), "description": "The profile the other keys change "
+                            "(default full)."},
+                **{name: {"type": "boolean", "description": f"{meaning[0].upper()}{meaning[1:]}."}
+                   for name, meaning in OUTPUT_MEANINGS.items()},
+            },
+        },
         "limits": {
             "type": "object", "additionalProperties": False,
             "description": "Bounds on untrusted input; exceeding one is a finding that names the limit and the value.",
@@ -268,6 +284,7 @@ class Policy:
     skills_sh_groupings: tuple[SkillsShGrouping, ...] = ()  # empty: one grouping per category
     reviewers: tuple[Reviewer, ...] = ()
     fail_build_on_reviewer_error: bool = False
+    outputs: Outputs = field(default_factory=Outputs)
 
     def owner_of(self, namespace: str) -> Publisher | None:
         for publisher in self.publishers.values():
@@ -379,8 +396,16 @@ def parse_policy(
     return Policy(
         shown, data.get("title"), maintainers, publishers, tuple(categories), keywords, exclude, severity,
         tuple(risk_overrides), limits, skills_sh.get("not_grouped", "bottom"), groupings, reviewers,
-        bool(data.get("fail_build_on_reviewer_error", False)),
+        bool(data.get("fail_build_on_reviewer_error", False)), _outputs(data.get("outputs")),
     )  # fmt: skip
+
+
+def _outputs(value: str | dict | None) -> Outputs:
+    """A profile's name, or a mapping of outputs to booleans over `profile` (both checked by the schema)."""
+    if value is None or isinstance(value, str):
+        return OUTPUT_PROFILES[value or "full"]
+    chosen = {key: on for key, on in value.items() if key != "profile"}
+    return dataclasses.replace(OUTPUT_PROFILES[value.get("profile", "full")], **chosen)
 
 
 def _reviewers(items: list[dict], problems: list[str]) -> tuple[Reviewer, ...]:
@@ -449,6 +474,8 @@ def _type_of(spec: dict) -> str:
         return " \\| ".join(f"`{v}`" for v in spec["enum"])
     if "oneOf" in spec:
         return "name or {name, keywords}"
+    if "enum" in spec.get("then", {}):
+        return " \\| ".join(f"`{v}`" for v in spec["then"]["enum"]) + " or mapping"
     kind = spec.get("type", "")
     if kind == "array" and isinstance(spec.get("items"), dict):
         inner = spec["items"]

@@ -194,6 +194,44 @@ def file_links(site: Path, page: Path) -> list[tuple[str, Path]]:
     return found
 
 
+def _target(site: Path, page_folder: Path, url: str, base_url: str) -> Path | None:
+    """The file of the site a URL names (a folder's index.html), or None for a URL that leaves the site."""
+    if url.startswith(base_url):
+        page_folder, url = site, url.removeprefix(base_url)
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc or url.startswith(("/", "#", "mailto:")) or not parts.path:
+        return None
+    target = (page_folder / unquote(parts.path)).resolve()
+    if not target.is_relative_to(site.resolve()):
+        return None
+    return target / "index.html" if url.split("?")[0].split("#")[0].endswith("/") or target.is_dir() else target
+
+
+def broken_links(site: Path, base_url: str) -> list[str]:
+    """Every link into the site that names a file the site does not hold: each HTML page's href and src, the
+    sitemap's addresses and index.json's URLs (also in its shards), as `page: url`."""
+    broken = []
+    for page in sorted(site.rglob("*.html")):
+        parser = _Links()
+        parser.feed(page.read_text(encoding="utf-8"))
+        parser.close()
+        for url in parser.urls:
+            target = _target(site, page.parent, url, base_url)
+            if target is not None and not target.is_file():
+                broken.append(f"{page.relative_to(site).as_posix()}: {url}")
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    for url in re.findall(r"<loc>([^<]+)</loc>", sitemap):
+        target = _target(site, site, url, base_url)
+        if target is not None and not target.is_file():
+            broken.append(f"sitemap.xml: {url}")
+    for index in [site / "index.json", *sorted((site / "index").glob("*.json"))]:
+        for url in re.findall(r'"(?:url|skill_md_url|signature|key_url)": "([^"]+)"', index.read_text("utf-8")):
+            target = _target(site, site, url, base_url)
+            if target is not None and not target.is_file():
+                broken.append(f"{index.relative_to(site).as_posix()}: {url}")
+    return broken
+
+
 DANGEROUS_TAGS = {
     "script",
     "iframe",

@@ -28,6 +28,23 @@ def test_bench_build_times_smoke(tmp_path):
     assert "cold build" in result.stdout and "CLI search" in result.stdout
 
 
+def test_bench_page_render_smoke(tmp_path):
+    """Old (HEAD) and new pages from one run: every figure present, the same pages rendered by both."""
+    out = tmp_path / "pages.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.page_render", "--source", str(SKILLS_INDEX), "--json", str(out)],
+        capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+    )  # fmt: skip
+    report = json.loads(out.read_text())
+    for name in ("old (HEAD)", "new"):
+        figures = report[name]
+        assert figures["cold"]["pages_rendered"] == figures["rerender"]["pages_rendered"] == 23
+        assert figures["pages"]["count"] == 23 and 0 < figures["pages"]["median_bytes"] <= figures["pages"]["max_bytes"]
+        assert figures["cold"]["render_stage_cpu_s"] > 0
+    assert report["new"]["rerender"]["pygments_calls"] == 0  # every block found in the build cache
+    assert "skill page median bytes" in result.stdout
+
+
 def test_harness_end_to_end_small(tmp_path, corpus):
     n = 25
     out = tmp_path / "results.json"

@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("dialects and parsing", ("dialects", "dialects.*", "parse.skill", "validate")),
     ("scoring", ("score", "score.*")),
     ("analysis", ("discovery", "skill_jobs", "analysis", "checker", "pr", "result", "reviewers")),
-    ("output", ("emit", "emit.*", "search", "search.*", "render_jobs", "report", "sarif", "summary")),
+    ("output", ("emit", "emit.*", "emit.highlight", "search", "search.*", "render_jobs", "report", "sarif", "summary")),
     ("build", ("pipeline", "build", "serve", "verify")),
     ("commands and reference pages", ("cli", "cli_authoring", "reference", "reference.*")),
 )  # fmt: skip

@@ -129,10 +129,15 @@ def test_trust_score_lists_every_signal_and_adds_up(tmp_path):
     repo = tiered_repo(tmp_path, POLICY)
     build(BuildOptions(source=repo, out=tmp_path / "out"))
     index = json.loads((tmp_path / "out" / "index.json").read_text())
+    # Each signal's name and weight are said once, in the index; each skill says which hold, and why.
+    signals = index["trust_signals"]
+    assert sum(s["weight"] for s in signals) == 100 and all(s["name"] for s in signals)
     for entry in index["skills"]:
         trust = entry["trust"]
-        assert sum(s["weight"] for s in trust["signals"]) == 100
-        assert trust["score"] == sum(s["weight"] for s in trust["signals"] if s["held"])
+        assert len(trust["signals"]) == len(signals)
+        assert trust["score"] == sum(
+            s["weight"] for s, own in zip(signals, trust["signals"], strict=True) if own["held"]
+        )
         assert all(s["detail"] for s in trust["signals"])
     page = (tmp_path / "out" / "skills" / "official-pub" / "good" / "index.html").read_text()
     assert "tier-official" in page and "How the score is made" in page

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from registry.config import Outputs
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
 
@@ -64,6 +65,8 @@ class SiteInfo:
     commit: str | None
     shallow: bool
     signing_key: str | None = None  # the id of the key that signs every skill (registry/signing.py); None: unsigned
+    # The optional outputs written (registry.yaml `outputs:`): pages link only those.
+    outputs: Outputs = field(default_factory=Outputs)
 
 
 # Cards on one listing page. The largest card the build can make (a name, version and description of

@@ -8,6 +8,9 @@ rendered and sanitised by emit/markdown.py.
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -15,10 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlsplit
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+import jinja2
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2.bccache import Bucket
+from jinja2.ext import Extension
 from markupsafe import Markup
 from pygments.formatters import HtmlFormatter
 
+from registry.config import search_cache
 from registry.discovery import DISCOVERY_NOTE_CODES
 from registry.emit import capabilities, charts, markdown, well_known
 from registry.emit import verdict as verdicts
@@ -30,6 +37,7 @@ from registry.emit.context import (
     Sort,
     publisher_index_pages,
 )
+from registry.emit.highlight import HighlightCache
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -49,6 +57,8 @@ LISTING_TITLES = {"all": "Browse all skills", "category": "Category", "publisher
 # path to the site root in. Nothing else in a card can read "<root>": autoescape writes every "<" of a skill's
 # text as "&lt;".
 ROOT_MARK = Markup("<root>")
+HELP_PAGE = "help/index.html"  # how to read a skill page: the explanations every skill page links instead of repeating
+HIGHLIGHT_FILE = "highlight.sqlite"  # in the build cache: highlighted code blocks (registry/emit/highlight.py)
 
 
 @dataclass(frozen=True)
@@ -164,19 +174,60 @@ def safe_url(value: str | None) -> str:
     return value.strip() if parts.scheme in ("http", "https") and parts.netloc else "#"
 
 
-def make_environment(templates: Path) -> Environment:
+_ENVIRONMENT_OPTIONS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True}
+_INDENT = re.compile(r"^[ \t]+", re.M)
+
+
+class Unindent(Extension):
+    """Every template line loses its leading spaces and tabs before it is compiled: the indentation helps whoever
+    edits a template, not whoever downloads the page (some 750 bytes of an average skill page, each listing card's
+    share). Only the templates' own text changes: a skill's text and its rendered body reach the page as they are,
+    and no template holds a `<pre>` or `<textarea>` whose text spans lines."""
+
+    revision = 1  # names the compiled templates' folder (_bytecode_folder): change it when preprocess changes
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        return _INDENT.sub("", source)
+
+
+def make_environment(templates: Path, cache: Path | None = None) -> Environment:
+    """The templates' environment; with `cache` (a build cache folder) compiled templates are kept there, so a
+    process (a worker, a one-skill rebuild) loads each template's code instead of parsing and compiling it."""
     env = Environment(
         loader=FileSystemLoader(str(templates)),
         autoescape=select_autoescape(["html", "xml"]),
         undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
+        bytecode_cache=CompiledTemplates(str(_bytecode_folder(cache))) if cache is not None else None,
+        extensions=[Unindent],
+        **_ENVIRONMENT_OPTIONS,
     )
     env.filters["short_date"] = short_date
     env.filters["filesize"] = size_text
     env.filters["safe_url"] = safe_url
     return env
+
+
+class CompiledTemplates(FileSystemBytecodeCache):
+    """Jinja's file cache of compiled templates, which never fails a build: a folder deleted under a running process
+    (a `--clean` build empties the cache folder; `serve` keeps its renderer) is made again, and a write that fails
+    leaves the template compiled in memory only."""
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _bytecode_folder(cache: Path) -> Path:
+    # Jinja keys compiled code by the template's name and source only: the options and extensions that shape the
+    # code and Jinja's version name the folder, so a change of any never loads code compiled under another.
+    shape = repr((jinja2.__version__, sorted(_ENVIRONMENT_OPTIONS.items()), Unindent.revision))
+    shape = hashlib.sha256(shape.encode()).hexdigest()
+    folder = cache / f"templates-{shape[:16]}"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def make_card(skill: Skill, repository: RepositoryInfo, assessment: Assessment) -> Card:
@@ -218,12 +269,12 @@ def pygments_css() -> str:
 
 
 class HtmlEmitter:
-    def __init__(self, writer: SiteWriter, templates: Path, urls: SiteUrls, site: SiteInfo):
+    def __init__(self, writer: SiteWriter, templates: Path, urls: SiteUrls, site: SiteInfo, cache: Path | None = None):
         self.writer = writer
-        self.env = make_environment(templates)
+        self.env = make_environment(templates, cache)
         self.urls = urls
         self.site = site
-        self.md = markdown.make_renderer()
+        self.md = markdown.make_renderer(HighlightCache(cache / HIGHLIGHT_FILE if cache is not None else None))
         self._cards: dict[str, list[str]] = {}  # card_html's cards, split at ROOT_MARK
 
     def _render(self, template: str, page_file: str, root: str | None = None, **context) -> None:
@@ -443,6 +494,15 @@ class HtmlEmitter:
             page_description=f"Search {self.site.skill_count} agent skills.",
         )
 
+    def help_page(self) -> None:
+        """What every skill page would otherwise repeat (templates/help.html): each page links the section it needs."""
+        self._render(
+            "help.html",
+            HELP_PAGE,
+            page_title="Reading a skill page",
+            page_description="What each part of a skill's page says, and how the registry worked it out.",
+        )
+
     def not_found(self) -> None:
         base_path = urlsplit(self.urls.base_url).path or "/"
         self._render(
@@ -476,10 +536,20 @@ def listing_slug(value: str) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _page_renderer(templates: Path, site_url: str, site: SiteInfo) -> HtmlEmitter:
+def _page_renderer(templates: Path, site_url: str, site: SiteInfo, cache: Path | None) -> HtmlEmitter:
     # One Jinja environment and Markdown renderer per process, reused for every page it renders;
     # each skill hands it its own writer.
-    return HtmlEmitter(_NOWHERE, templates, SiteUrls(site_url), site)
+    return HtmlEmitter(_NOWHERE, templates, SiteUrls(site_url), site, cache)
+
+
+_cache_folder: Path | None = None
+
+
+def use_cache(folder: Path | None) -> None:
+    """Where this process keeps compiled templates and highlighted code for skill pages (the build cache folder;
+    None: memory only). Set by registry/render_jobs.py in each process before it renders."""
+    global _cache_folder
+    _cache_folder = folder
 
 
 class _Nowhere(SiteWriter):
@@ -492,7 +562,7 @@ _NOWHERE = _Nowhere()
 
 @dataclass(frozen=True)
 class HtmlPages:
-    """Per skill its page; per site the home, search, 404, moved and withdrawn pages, every page of the browse
+    """Per skill its page; per site the home, search, help, 404, moved and withdrawn pages, every page of the browse
     and listing pages in every order (registry/emit/context.py Listing), _redirects and the static assets."""
 
     name: ClassVar[str] = "html"
@@ -500,7 +570,7 @@ class HtmlPages:
 
     def skill(self, context: SkillContext, writer: SiteWriter) -> FileHomes:
         """Writes the skill's page; returns where its files live (`_redirects` reads it for rename targets)."""
-        pages = _page_renderer(context.templates, context.urls.base_url, context.site)
+        pages = _page_renderer(context.templates, context.urls.base_url, context.site, _cache_folder)
         pages.writer = writer
         homes = context.homes
         try:
@@ -513,7 +583,9 @@ class HtmlPages:
         return homes
 
     def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[FileHomes]) -> None:
-        pages = HtmlEmitter(writer, context.options.templates, context.urls, context.site)
+        pages = HtmlEmitter(
+            writer, context.options.templates, context.urls, context.site, search_cache(context.options.out)
+        )
         cards = [context.cards[s.id] for s in context.published]
         listings = context.listings
         pages.home(cards, listings)
@@ -522,6 +594,7 @@ class HtmlPages:
             for listing in kind_listings:
                 pages.listing(listing)
         pages.publisher_index(listings["publisher"])
+        pages.help_page()
         pages.not_found()
         for old, new in sorted(context.lifecycle.renamed.items()):
             pages.redirect_page(old, new)

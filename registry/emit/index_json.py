@@ -91,7 +91,7 @@ def skill_entry(
             "current_version_yanked": bool(skill.version and skill.version in yanked),
         },
         "revisions": [r.to_json() for r in assessment.revisions],
-        "trust": assessment.trust.to_json(),
+        "trust": trust_entry(assessment),
         "risk": {
             "level": skill.risk_level,
             "reasons": list(assessment.risk.reasons),
@@ -101,7 +101,7 @@ def skill_entry(
             ),
         },
         "capabilities": capabilities.index_entry(assessment.risk.card, skill.location.rel_folder),
-        "clones": [clone.to_json() for clone in assessment.clones],
+        "clones": [clone_entry(clone.to_json()) for clone in assessment.clones],
         "context_cost": assessment.context.to_json() if assessment.context else None,
         "dialects": skill.dialects,
         "allowed_tools": skill.allowed_tools,
@@ -126,6 +126,26 @@ def skill_entry(
     }
 
 
+def trust_entry(assessment: Assessment) -> dict:
+    """The skill's trust with each signal's `held` and `detail` only: every skill has the same signals, in the same
+    order, and their names and weights are said once, in the index's `trust_signals` (trust_signals below)."""
+    data = assessment.trust.to_json()
+    data["signals"] = [{"held": signal["held"], "detail": signal["detail"]} for signal in data["signals"]]
+    return data
+
+
+def trust_signals(assessment: Assessment) -> tuple[tuple[str, int], ...]:
+    """The trust signals' names and weights, in the order every skill's `trust.signals` lists them."""
+    return tuple((signal.name, signal.weight) for signal in assessment.trust.signals)
+
+
+def clone_entry(clone: dict) -> dict:
+    """A near-copy without the text of its first differing lines: they are the two skills' own lines, served in
+    both skills' `files` (and shown on the skill's page), so an entry keeps only where and how much they differ."""
+    files = [{k: v for k, v in f.items() if k not in ("added_lines", "removed_lines")} for f in clone["files"]]
+    return {**clone, "files": files}
+
+
 def signing_entry(urls: SiteUrls, key: SigningKey | None) -> dict[str, Any] | None:
     """How the site is signed (README "Signing"): None when it is not."""
     if key is None:
@@ -145,9 +165,14 @@ def with_signature(entry: bytes, urls: SiteUrls, skill_id: str, key: SigningKey 
     return entry[:-1] + b',"signature":' + dump_json(value).rstrip(b"\n") + b"}"
 
 
+def _signals(signals: Sequence[tuple[str, int]]) -> list[dict[str, Any]]:
+    return [{"name": name, "weight": weight} for name, weight in signals]
+
+
 def _header(
-    urls: SiteUrls, repository: RepositoryInfo, title: str, count: int, key: SigningKey | None = None
-) -> dict[str, Any]:
+    urls: SiteUrls, repository: RepositoryInfo, title: str, count: int, key: SigningKey | None = None,
+    signals: Sequence[tuple[str, int]] = (),
+) -> dict[str, Any]:  # fmt: skip
     generated_from = (
         {"commit": repository.commit, "shallow": repository.shallow, "dirty": repository.dirty}
         if repository.commit
@@ -160,6 +185,7 @@ def _header(
         "generated_from": generated_from,
         "skill_count": count,
         "signing": signing_entry(urls, key),
+        "trust_signals": _signals(signals),
     }
 
 
@@ -187,8 +213,10 @@ def emit_index(
     title: str,
     lifecycle: Lifecycle,
     key: SigningKey | None = None,
+    signals: Sequence[tuple[str, int]] = (),
 ) -> None:
     """Write index.json from serialised skill entries (in id order): one file, or a manifest of shards.
+    `signals` are the trust signals' names and weights, said once in the index and in each shard.
 
     Entries arrive serialised (rendered and cached per skill), so the index is spliced, never held
     as one large structure in memory.
@@ -204,7 +232,8 @@ def emit_index(
     count = shard_count(len(entries))
     if count == 0:
         writer.write_bytes(
-            "index.json", _splice(_header(urls, repository, title, len(entries), key), "skills", entries, tail)
+            "index.json",
+            _splice(_header(urls, repository, title, len(entries), key, signals), "skills", entries, tail),
         )
         return
     members: list[list[bytes]] = [[] for _ in range(count)]
@@ -213,7 +242,8 @@ def emit_index(
     shards = []
     for number, shard_entries in enumerate(members):
         path = f"index/{number}.json"
-        head = {"format_version": FORMAT_VERSION, "shard": number, "shard_count": count}
+        head = {"format_version": FORMAT_VERSION, "shard": number, "shard_count": count,
+                "trust_signals": _signals(signals)}  # fmt: skip
         data = _splice({**head, "skill_count": len(shard_entries)}, "skills", shard_entries, {})
         writer.write_bytes(path, data)
         shards.append(
@@ -224,7 +254,7 @@ def emit_index(
                 "bytes": len(data),
             }
         )
-    manifest = _header(urls, repository, title, len(entries), key)
+    manifest = _header(urls, repository, title, len(entries), key, signals)
     manifest["shard_rule"] = "int(sha256(skill id as UTF-8) first 8 hex digits, 16) % shard count"
     manifest["shards"] = shards
     manifest.update(tail)
@@ -243,6 +273,14 @@ def _splice(head: dict[str, Any], key: str, entries: Sequence[bytes], tail: dict
 
 
 @dataclass(frozen=True)
+class IndexEntry:
+    """One skill's entry, serialised, and the names and weights of its trust signals (said once per index)."""
+
+    entry: bytes
+    signals: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
 class IndexJson:
     """Per skill its entry, serialised (the site-wide hook splices them); per site index.json, its
     shards and the schema it names."""
@@ -250,15 +288,22 @@ class IndexJson:
     name: ClassVar[str] = "index_json"
     stage: ClassVar[str] = "emit"
 
-    def skill(self, context: SkillContext, writer: SiteWriter) -> bytes:
+    def skill(self, context: SkillContext, writer: SiteWriter) -> IndexEntry:
         entry = skill_entry(
             context.skill, context.urls, context.history, context.homes, context.assessment, context.lifecycle
         )
-        return dump_json(entry).rstrip(b"\n")
+        return IndexEntry(dump_json(entry).rstrip(b"\n"), trust_signals(context.assessment))
 
-    def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[bytes]) -> None:
+    def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[IndexEntry]) -> None:
+        entries, signals = [], None
+        for result in results:
+            entries.append(result.entry)
+            if signals is None:
+                signals = result.signals
+            elif result.signals != signals:  # said once for every skill: they must be the same for every skill
+                raise ValueError(f"trust signals differ between skills: {result.signals} and {signals}")
         emit_index(
-            writer, results, [s.id for s in context.published], context.urls, context.repository, context.title,
-            context.lifecycle, context.options.signing,
+            writer, entries, [s.id for s in context.published], context.urls, context.repository, context.title,
+            context.lifecycle, context.options.signing, signals or (),
         )  # fmt: skip
         writer.write_bytes("schema/index.schema.json", (context.options.schema / "index.schema.json").read_bytes())

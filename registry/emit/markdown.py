@@ -25,19 +25,21 @@ from urllib.parse import SplitResult, unquote, urlsplit
 import cffi
 import cmarkgfm._cmark
 import nh3
-from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.lexers.special import TextLexer
 from pygments.util import ClassNotFound
 
+from registry.emit.highlight import HighlightCache
 from registry.emit.urls import FileHomes
 from registry.text import hidden_characters
 
 # Pygments lexes 0.2 to 1.2 ms per KiB (JSON to Python) and is most of a body's rendering time: past
 # these a block is shown plain (still escaped), so one body costs at most some 40 ms of highlighting.
 # The corpus's largest figures: a block of 4.6 KiB, 15 KiB of code blocks and 64 blocks in one body.
+# Within them, a block is lexed once per content (registry/emit/highlight.py): its HTML is kept by a digest
+# of the code, the lexer and the Pygments version, in memory and in the build cache.
 MAX_HIGHLIGHT_BYTES = 16 * 1024  # one block
 MAX_HIGHLIGHT_BYTES_PER_DOCUMENT = 32 * 1024  # every highlighted block of one body together
 MAX_HIGHLIGHTED_BLOCKS = 64  # blocks of one body
@@ -197,10 +199,12 @@ class _Cmark:
 
 @dataclass
 class Renderer:
-    """The loaded renderer and the lexers looked up so far: make one per process, reuse it for every body."""
+    """The loaded renderer, the lexers looked up so far and the highlighted blocks kept: make one per process,
+    reuse it for every body."""
 
     cmark: _Cmark
     lexers: dict[str, Lexer | None] = field(default_factory=dict)
+    highlights: HighlightCache = field(default_factory=HighlightCache)
 
 
 @dataclass
@@ -228,8 +232,9 @@ def heading_anchor(text: str) -> str:
     return "sec-" + (re.sub(r"-{2,}", "-", slug) or "section")
 
 
-def make_renderer() -> Renderer:
-    return Renderer(_load_cmark())
+def make_renderer(highlight_cache: HighlightCache | None = None) -> Renderer:
+    """`highlight_cache`: where highlighted blocks are kept (default: in this process's memory only)."""
+    return Renderer(_load_cmark(), highlights=highlight_cache or HighlightCache())
 
 
 def render(renderer: Renderer, body: str, links: LinkContext) -> str:
@@ -249,6 +254,7 @@ def render(renderer: Renderer, body: str, links: LinkContext) -> str:
             cmark.free(rendered)
     finally:
         lib.cmark_node_free(root)
+        renderer.highlights.flush()
     return sanitize(_CELL_ALIGNMENT.sub(r'<\1 class="align-\2">', html))
 
 
@@ -583,7 +589,7 @@ def _highlight(renderer: Renderer, language: str, code: str, budget: _Budget) ->
         return ""
     budget.blocks -= 1
     budget.size -= size
-    return highlight(code, lexer, _FORMATTER)
+    return renderer.highlights.highlight(code, lexer, _FORMATTER)
 
 
 def _lexer(renderer: Renderer, name: str) -> Lexer | None:

@@ -81,8 +81,8 @@ def _split(entries: list[tuple[str, str | None]], max_urls: int, max_bytes: int)
 
 @dataclass(frozen=True)
 class Sitemap:
-    """Every skill page (dated by git), every page of the browse and listing pages in every order, the home and
-    stats pages."""
+    """Every skill page (dated by git), every page of the browse and listing pages in every order, the home,
+    stats and help pages."""
 
     name: ClassVar[str] = "sitemap"
     stage: ClassVar[str] = "emit"
@@ -100,4 +100,4 @@ class Sitemap:
             (page.removesuffix("index.html"), None)
             for page, _ in publisher_index_pages(len(context.listings["publisher"]))
         ]
-        emit(writer, context.urls, [*pages, ("", None), ("stats/", None)])
+        emit(writer, context.urls, [*pages, ("", None), ("stats/", None), ("help/", None)])

@@ -107,19 +107,23 @@ def emit_skill_index(writer: SiteWriter, skill_id: str, root_entry: dict) -> Non
     writer.write_json(SiteUrls.skill_index_file(skill_id), index, pretty=True)
 
 
-def emit_indexes(writer: SiteWriter, entries: Iterable[DiscoveryEntries]) -> None:
+def emit_indexes(writer: SiteWriter, entries: Iterable[DiscoveryEntries], v0_1: bool = True) -> None:
     ordered = sorted(entries, key=lambda e: e.v2["name"])
     writer.write_json(f"{V2_DIR}/index.json", {"$schema": SCHEMA_V2, "skills": [e.v2 for e in ordered]}, pretty=True)
-    writer.write_json(f"{V1_DIR}/index.json", {"skills": [e.v1 for e in ordered]}, pretty=True)
+    if v0_1:
+        writer.write_json(f"{V1_DIR}/index.json", {"skills": [e.v1 for e in ordered]}, pretty=True)
 
 
 @dataclass(frozen=True)
 class WellKnown:
     """Per skill its artifacts under its discovery name and its own one-entry index (when it has a discovery
-    name); per site the two root indexes."""
+    name); per site the two root indexes. The v0.1 index and the per-skill indexes are optional outputs
+    (registry.yaml `outputs:`); the v0.2 index and its artifacts are always written."""
 
     name: ClassVar[str] = "well_known"
     stage: ClassVar[str] = "emit"
+    discovery_v0_1: bool = True
+    skill_indexes: bool = True
 
     def skill(self, context: SkillContext, writer: SiteWriter) -> DiscoveryEntries | None:
         if context.discovery_name is None:
@@ -127,8 +131,9 @@ class WellKnown:
         entries = emit_skill(
             writer, context.skill, context.discovery_name, context.homes, context.contents, context.executables
         )
-        emit_skill_index(writer, context.skill.id, entries.v2)
-        return entries
+        if self.skill_indexes:
+            emit_skill_index(writer, context.skill.id, entries.v2)
+        return entries if self.discovery_v0_1 else DiscoveryEntries(entries.v2, {})
 
     def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[DiscoveryEntries | None]) -> None:
-        emit_indexes(writer, [entries for entries in results if entries is not None])
+        emit_indexes(writer, [entries for entries in results if entries is not None], self.discovery_v0_1)

@@ -30,6 +30,7 @@ PAGES = [
     "skills/mallory/flow-inputs/",  # hostile, form controls
     "skills/mallory/pipe-to-shell/",  # high: the verdict first, install behind "Install anyway"
     "skills/mallory/wallet-sync/",  # critical: the verdict first, no install commands
+    "help/",  # how to read a skill page: what every skill page links instead of repeating
     "no-such-page/",  # the 404 page
 ]
 

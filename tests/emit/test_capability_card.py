@@ -103,7 +103,7 @@ def paths(root: str = "../../../") -> capabilities.Paths:
 
 def render_partial(card: C.CapabilityCard) -> str:
     template = make_environment(TEMPLATES).get_template("partials/capabilities.html")
-    return template.render(capabilities=capabilities.card_view(card, paths()))
+    return template.render(capabilities=capabilities.card_view(card, paths()), root="../../../")
 
 
 def text_of(markup: str) -> str:
@@ -183,7 +183,8 @@ def test_hostile_values_stay_text():
     assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in page
     assert 'href="javascript:' not in page and "href='javascript:" not in page
     assert HOSTILE_HOST in text_of(page)  # shown, as text
-    hrefs = re.findall(r'href="([^"]*)"', page)
+    # Every link is to the skill's own files, but the site's own explanation of the card (templates/help.html).
+    hrefs = [h for h in re.findall(r'href="([^"]*)"', page) if h != "../../../help/#capabilities"]
     assert hrefs and all(h.startswith("../../../raw/acme/trader/") for h in hrefs)
 
 
@@ -412,7 +413,10 @@ def test_schema_enums_follow_the_card_vocabulary():
 
 
 def test_the_render_key_follows_the_card():
-    """index.json entries and pages are cached per skill: a different card must render again."""
+    """index.json entries and pages are cached per skill: a different card must render again.
+
+    The card is part of the skill's analysis, so the analysis key stands for it when there is one (a build's
+    render key does not spell the risk assessment out again); without one, the card itself is in the key."""
     from types import SimpleNamespace
 
     from registry.pipeline import _render_key
@@ -437,9 +441,12 @@ def test_the_render_key_follows_the_card():
         )  # fmt: skip
 
     incremental = SimpleNamespace(code="c")
-    keys = {_render_key(incremental, "settings", "analysis", job(card)) for card in (C.CapabilityCard(), sample_card())}
+    cards = (C.CapabilityCard(), sample_card())
+    keys = {_render_key(incremental, "settings", "", job(card)) for card in cards}
     assert len(keys) == 2
-    assert _render_key(incremental, "settings", "analysis", job(sample_card())) in keys
+    assert _render_key(incremental, "settings", "", job(sample_card())) in keys
+    analysed = {_render_key(incremental, "settings", f"analysis of {n}", job(card)) for n, card in enumerate(cards)}
+    assert len(analysed) == 2 and not analysed & keys
 
 
 # -- with the registry's own analysers -----------------------------------------------------------------------

@@ -153,7 +153,7 @@ def test_a_community_copy_of_an_official_skill_that_uploads_credentials_is_high(
     )
     (changed,) = [f for f in listed["files"] if f["path"] == "scripts/extract.sh"]
     assert (changed["added"], changed["removed"]) == (1, 0)
-    assert changed["added_lines"][0]["line"] == 13 and "collector.example.net" in changed["added_lines"][0]["text"]
+    assert "added_lines" not in changed  # the lines are the skills' own files (and on the page, below)
     assert entry(out, "registry-team/pdf-tools")["clones"] == []
 
     shown = page(out, "mallory/pdf-tools")
