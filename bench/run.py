@@ -396,32 +396,40 @@ def bench_size(
 
 # -- targets and printing ---------------------------------------------------------------------
 
+# Issue 23's targets (its "Decisions on the blocked targets" replaced the earlier ones: the cold build at most
+# 2.5x Hugo rather than 1.0x, 1.5 GiB at 50,000 rather than 1 GiB, search timed as a whole process, and the
+# output's size left to the `outputs:` profiles, README "Optional outputs and what each costs").
 TARGETS = (
-    ("cold build of 10,000 no slower than Hugo (ratio <= 1.0)", 10000, lambda r: r["ratio_cold_vs_hugo"], 1.0, ""),
+    ("cold build of 10,000 at most 2.5x Hugo's (ratio <= 2.5)", 10000, lambda r: r["ratio_cold_vs_hugo"], 2.5, ""),
     ("no-op rebuild at 10,000 under 0.5 s", 10000, lambda r: r["noop"]["seconds"], 0.5, " s"),
     ("one skill changed at 10,000 under 2 s", 10000, lambda r: r["changed"]["seconds"], 2.0, " s"),
-    ("output at 10,000 at most 1.5x the source bytes", 10000, lambda r: r["output_bytes_per_source_byte"], 1.5, "x"),
     (
-        "peak memory at 50,000 under 1 GiB",
+        "peak memory at 50,000 under 1.5 GiB",
         50000,
         lambda r: max(r[k]["peak_tree_rss_bytes"] for k in ("cold", "noop", "changed") if r.get(k)) / GIB,
-        1.0,
+        1.5,
         " GiB",
     ),
-    ("CLI search at 10,000 p95 under 20 ms", 10000, lambda r: r["query_latency"]["p95_ms"], 20.0, " ms"),
+    (
+        "CLI search at 10,000 as a whole process, median under 150 ms",
+        10000,
+        lambda r: r["search_process_latency"]["p50_ms"],
+        150.0,
+        " ms",
+    ),
+    (
+        "CLI search at 10,000 as a whole process, p95 under 250 ms",
+        10000,
+        lambda r: r["search_process_latency"]["p95_ms"],
+        250.0,
+        " ms",
+    ),
     (
         "first search query at 10,000 sends under 150 KB (largest of 20)",
         10000,
         lambda r: r["search_download"]["total_sent_bytes"]["max"] / 1024,
         150.0,
         " KB",
-    ),
-    (
-        "CLI search at 10,000 as a whole process p95 under 100 ms",
-        10000,
-        lambda r: r["search_process_latency"]["p95_ms"],
-        100.0,
-        " ms",
     ),
     (
         "check-pr of a one-skill pull request at 10,000 under 10 s",

@@ -146,26 +146,25 @@ def test_headings_never_become_tool_sections():
 
 def test_targets_report_met_and_unmeasured():
     result = {
-        "ratio_cold_vs_hugo": 0.8,
+        "ratio_cold_vs_hugo": 2.5,
         "output_bytes_per_source_byte": 4.8,
         "noop": {"seconds": 1.5, "peak_tree_rss_bytes": 10},
         "changed": {"seconds": 1.0},
         "query_latency": {"p95_ms": 25.0},
-        "search_process_latency": {"p95_ms": 90.0},
+        "search_process_latency": {"p50_ms": 160.0, "p95_ms": 200.0},
         "check_pr": {"seconds": 12.0},
         "cold": {"peak_tree_rss_bytes": 10},
         "search_download": {"total_sent_bytes": {"median": 80_000, "max": 140_000}},
     }
     verdicts = {v["target"]: v["met"] for v in bench_run.targets({10000: result})}
     assert verdicts == {
-        "cold build of 10,000 no slower than Hugo (ratio <= 1.0)": True,
+        "cold build of 10,000 at most 2.5x Hugo's (ratio <= 2.5)": True,
         "no-op rebuild at 10,000 under 0.5 s": False,
         "one skill changed at 10,000 under 2 s": True,
-        "output at 10,000 at most 1.5x the source bytes": False,
-        "peak memory at 50,000 under 1 GiB": None,
-        "CLI search at 10,000 p95 under 20 ms": False,
+        "peak memory at 50,000 under 1.5 GiB": None,
+        "CLI search at 10,000 as a whole process, median under 150 ms": False,
+        "CLI search at 10,000 as a whole process, p95 under 250 ms": True,
         "first search query at 10,000 sends under 150 KB (largest of 20)": True,
-        "CLI search at 10,000 as a whole process p95 under 100 ms": True,
         "check-pr of a one-skill pull request at 10,000 under 10 s": False,
     }
     assert "[NOT MET] no-op rebuild" in bench_run.format_targets(bench_run.targets({10000: result}))
