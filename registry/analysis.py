@@ -10,6 +10,7 @@ cached in the build state by a digest of its inputs (registry/state.py).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from registry import crawl as crawl_stage
 from registry import history, skill_jobs, validate
-from registry.config import Limits
+from registry.config import Limits, Outputs
 from registry.discovery import RISK_EXCLUDED, path_findings, select_discoverable
 from registry.lifecycle import Lifecycle, apply_lifecycle, check_against, find_lifecycle, load_lifecycle
 from registry.model import CrawlResult, Skill, SkillLocation
@@ -63,7 +64,6 @@ class Incremental:
 
     state: BuildState
     code: str
-    policy: str  # digest of registry.yaml's bytes
     workers: Workers
 
 
@@ -117,8 +117,9 @@ def analyse(
     keys: dict[str, str] = {}
     if incremental is not None:
         limits_plain = dataclasses.astuple(limits)
+        settings = analysis_settings(policy)
         keys = {
-            loc.id: key_of("analysis", incremental.code, incremental.policy, limits_plain, _plain_location(loc))
+            loc.id: key_of("analysis", incremental.code, settings, limits_plain, _plain_location(loc))
             for loc in found.locations
         }
     cached = incremental.state.get_many("analysis", keys.values()) if incremental else {}
@@ -248,6 +249,13 @@ def clone_stage(
     for result in results:
         if result.content is not None and result.skill.id in found:
             result.content = apply_clones(result.skill, result.content, found[result.skill.id])
+
+
+def analysis_settings(policy: Policy) -> str:
+    """What of registry.yaml a skill's analysis may read, as a digest: the parsed policy but its outputs, which
+    only decide what is written (switching `outputs:` renders the pages again, and analyses nothing again)."""
+    kept = dataclasses.replace(policy, outputs=Outputs())
+    return hashlib.sha256(repr(kept).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _plain_location(location: SkillLocation) -> str:

@@ -70,9 +70,7 @@ def build(options: BuildOptions, progress: Progress = no_progress) -> BuildResul
             from registry import pipeline
 
             with Workers(jobs) as workers:
-                result = pipeline.run(
-                    options, progress, lap, timings, pipeline.Incremental(state, code, policy_digest, workers)
-                )
+                result = pipeline.run(options, progress, lap, timings, pipeline.Incremental(state, code, workers))
             result.peak_rss = peak_rss
             _write_report(options, result)
             if inputs is not None and result.written:

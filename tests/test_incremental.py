@@ -358,3 +358,23 @@ def test_a_same_size_edit_with_its_old_mtime_is_still_seen(tmp_path: Path):
     assert result.work["analysed"] == 1
     served = served_files(out, "datakit/csv-cleaner")["references/cleaning-rules.md"]
     assert served.read_bytes()[:1] == bytes([data[0] ^ 1])
+
+
+def test_a_setting_the_analysis_reads_analyses_again_and_one_it_does_not_read_does_not(
+    registry_repo: Path, tmp_path: Path
+):
+    """The analysis is keyed by the parsed registry.yaml without `outputs:` (registry/analysis.py)."""
+    policy = registry_repo / "registry.yaml"
+    out = tmp_path / "site"
+    first = build(options(registry_repo, out))
+    text = policy.read_text()
+    line = "categories: [development, creative, enterprise, data, devops, other]"
+    assert line in text
+    policy.write_text(text.replace(line, line.replace("creative", "{name: creative, keywords: [regex, triage]}")))
+    again = build(options(registry_repo, out))
+    assert again.work["analysed"] == len(first.published) + len(first.left_out)  # categories are read per skill
+    build(options(registry_repo, tmp_path / "clean", clean=True))
+    assert_same_site(out, tmp_path / "clean")
+    policy.write_text(policy.read_text() + "\noutputs: lean\n")
+    lean = build(options(registry_repo, out))
+    assert lean.work["analysed"] == 0 and lean.work["renders_reused"] == 0

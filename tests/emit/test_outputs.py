@@ -174,6 +174,7 @@ def test_a_build_after_switching_outputs_equals_a_clean_build(registry_repo: Pat
         again = site_build(registry_repo, out)
         assert not again.unchanged
         assert again.work["renders_reused"] == 0  # every page names (or stops naming) the outputs: all render again
+        assert again.work["analysed"] == 0  # what is written is no input of the analysis: none is done again
         clean = tmp_path / f"clean-{len(setting)}"
         site_build(registry_repo, clean, clean=True)
         assert_same_site(out, clean)
