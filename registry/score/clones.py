@@ -80,6 +80,7 @@ from registry.score.clone_rules import (
 from registry.score.risk.assessment import claim
 from registry.score.risk.lines import MAX_FILE_BYTES, decode, is_binary
 from registry.score.risk.rules import CATEGORIES, LEVELS, RiskRule, show
+from registry.text import Caseless
 
 if TYPE_CHECKING:
     from registry.score import ContentScore
@@ -728,35 +729,33 @@ def _added_behaviour(copy: _Entry, original: _Entry, diffs: list[_Diff]) -> tupl
 # and URLs, processes and evaluation, secrets, persistence points. Instructions (Markdown): commands
 # that fetch or run code, and overriding or concealing instructions; a link added to prose is not.
 _SCRIPT_ADDS = (
-    ("network", re.compile(
+    ("network", Caseless(
         r"https?://|\b(?:urlopen|urllib\.request|requests\.(?:get|post|put|request)|http\.client|httpx\.|aiohttp"
         r"|socket\.(?:socket|create_connection)|fetch\(|XMLHttpRequest|axios|WebSocket|Invoke-WebRequest"
-        r"|Net\.WebClient|\bcurl\b|\bwget\b|\bncat\b|\bnc\s+-)", re.IGNORECASE)),
+        r"|Net\.WebClient|\bcurl\b|\bwget\b|\bncat\b|\bnc\s+-)")),
     ("execution", re.compile(
         r"\b(?:subprocess|os\.system|os\.popen|Popen|execSync|execFile|child_process|spawn|eval|exec"
         r"|new\s+Function|bash\s+-c|sh\s+-c|powershell|pwsh|npx|pip3?\s+install|npm\s+(?:i|install)|chmod\s+\+x"
         r"|nohup|setsid|daemon=True)\b|\|\s*(?:ba|z|da)?sh\b")),
-    ("secret access", re.compile(
+    ("secret access", Caseless(
         r"\.ssh/|\.aws/|\.netrc|\.npmrc|\.pypirc|\bid_rsa|\bid_ed25519|keychain|\bwallet|seed.?phrase|private.?key"
-        r"|(?:environ|getenv|process\.env|ENV)\W{0,3}\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE|CREDENTIAL)",
-        re.IGNORECASE)),
-    ("persistence", re.compile(
+        r"|(?:environ|getenv|process\.env|ENV)\W{0,3}\w*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE|CREDENTIAL)")),
+    ("persistence", Caseless(
         r"crontab|/etc/cron|systemd|systemctl\s+enable|launchctl|LaunchAgents|\.bashrc|\.zshrc|\.bash_profile"
-        r"|\.profile\b|authorized_keys|\.git/hooks|CLAUDE\.md|\.claude/|mcp\.json|settings\.json", re.IGNORECASE)),
+        r"|\.profile\b|authorized_keys|\.git/hooks|CLAUDE\.md|\.claude/|mcp\.json|settings\.json")),
 )  # fmt: skip
 _PROSE_ADDS = (
-    ("code execution", re.compile(
+    ("code execution", Caseless(
         r"\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\b(?:eval|exec)\s*[(\"'`$]"
-        r"|\bnpx\s+[\w@]|\bpip3?\s+install\s+(?:git\+|https?://)", re.IGNORECASE)),
-    ("instruction override", re.compile(
+        r"|\bnpx\s+[\w@]|\bpip3?\s+install\s+(?:git\+|https?://)")),
+    ("instruction override", Caseless(
         r"\b(?:ignore|disregard|override|forget)\b[^\n]{0,40}\b(?:previous|prior|earlier|above|system|other|all)\b"
         r"[^\n]{0,20}\b(?:instructions?|rules?|prompts?|guidelines?|allow-?list)"
         r"|\b(?:do not|don't|never)\s+(?:tell|mention|inform|show|reveal|ask)\b[^\n]{0,30}\b(?:user|human|anyone)"
         r"|\bwithout\s+(?:telling|asking|informing|notifying|confirming)"
         r"|\b(?:silently|quietly|secretly)\b[^\n]{0,40}\b(?:send|forward|upload|post|copy|run|execute|install|delete)"
-        r"|\b(?:send|forward|upload|post|copy|run|execute|install|delete)\w*\b[^\n]{0,60}\b(?:silently|quietly|secretly)\b",
-        re.IGNORECASE)),
-    ("data sent out", re.compile(r"\b(?:webhook|pastebin|requestbin|ngrok|transfer\.sh)\b", re.IGNORECASE)),
+        r"|\b(?:send|forward|upload|post|copy|run|execute|install|delete)\w*\b[^\n]{0,60}\b(?:silently|quietly|secretly)\b")),
+    ("data sent out", Caseless(r"\b(?:webhook|pastebin|requestbin|ngrok|transfer\.sh)\b")),
 )  # fmt: skip
 MAX_ADDED_READ = 2_000  # added lines read for their words, per clone
 _MARKDOWN = (".md", ".markdown", ".mdx", ".txt", ".rst")
@@ -769,9 +768,11 @@ def _added_text(skill: Skill, diffs: list[_Diff]) -> list[tuple[str, int, str]]:
         prose = diff.path.lower().endswith(_MARKDOWN)
         for number, text in diff.added[:budget]:
             for word, pattern in _PROSE_ADDS if prose else _SCRIPT_ADDS:
-                match = pattern.search(text[:MAX_LINE_CHARS])
-                if match is not None:
-                    out.append((_shown(skill, diff.path), number, show(f"{word} ({match.group(0)}, line {number})")))
+                line = text[:MAX_LINE_CHARS]
+                match = pattern.search(line)
+                if match is not None:  # the line's own text: a Caseless match holds the lower-cased one
+                    found = line[match.start() : match.end()]
+                    out.append((_shown(skill, diff.path), number, show(f"{word} ({found}, line {number})")))
         budget -= min(budget, len(diff.added))
         if budget <= 0:
             break

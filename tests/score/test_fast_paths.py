@@ -40,6 +40,9 @@ def _caseless_patterns() -> list[tuple[str, Caseless]]:
         for name, value in vars(loaded).items():
             if isinstance(value, Caseless):
                 found.append((f"{module.name}.{name}", value))
+            elif isinstance(value, tuple):  # tables of (what, pattern) pairs, as registry/score/clones.py keeps
+                rows = [row for row in value if isinstance(row, tuple) and len(row) == 2]
+                found += [(f"{module.name}.{name}[{w}]", p) for w, p in rows if isinstance(p, Caseless)]
     return found
 
 
