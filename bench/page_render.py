@@ -28,11 +28,11 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
+
+from bench.markdown_render import extract
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -121,15 +121,6 @@ def run_worker(tree: Path, source: Path, out: Path) -> dict:
         raise SystemExit(f"error: expected the registry of {tree}, the worker imported {answer['module']}")
     del answer["module"]
     return answer
-
-
-def extract(revision: str, into: Path) -> Path:
-    archive = subprocess.run(["git", "archive", revision], cwd=ROOT, capture_output=True, check=False)
-    if archive.returncode != 0:
-        raise SystemExit(f"error: git archive {revision}: {archive.stderr.decode().strip()}")
-    with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def table(figures: dict) -> list[str]:

@@ -215,3 +215,16 @@ def pr_repo(tmp_path):
     from pr_support import make_pr_repo
 
     return make_pr_repo(tmp_path)
+
+
+@pytest.fixture
+def registry_repo(tmp_path: Path) -> Path:
+    """A git repository holding a copy of skills-index/ (as skills/) and the project's registry.yaml, one commit."""
+    import shutil
+
+    source = tmp_path / "registry"
+    shutil.copytree(SKILLS_INDEX, source / "skills")
+    shutil.copy(REPO_ROOT / "registry.yaml", source / "registry.yaml")
+    git(source, "init", "-q")
+    commit_all(source, "import", "2026-01-01T00:00:00Z")
+    return source

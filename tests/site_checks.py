@@ -301,3 +301,16 @@ def executable_constructs(html: str) -> list[str]:
     finder.feed(html)
     finder.close()
     return finder.problems
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    """Every file of a built site, by its path in the site."""
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def assert_same_site(left: Path, right: Path) -> None:
+    """Two built sites hold the same files with the same bytes (an incremental build against a clean one)."""
+    a, b = site_files(left), site_files(right)
+    assert sorted(a) == sorted(b), sorted(set(a) ^ set(b))[:20]
+    different = [path for path in a if a[path] != b[path]]
+    assert not different, different[:20]

@@ -11,7 +11,6 @@ import shutil
 from pathlib import Path
 
 import jsonschema
-import pytest
 
 from registry import history, skill_jobs
 from registry.build import build, search_cache
@@ -19,7 +18,7 @@ from registry.config import BuildOptions
 from registry.emit import index_json
 from registry.state import BuildState
 from tests.conftest import CORPUS, REPO_ROOT, SKILLS_INDEX, commit_all, git, simple_skill, write_skill
-from tests.site_checks import check_index_json, served_files
+from tests.site_checks import assert_same_site, check_index_json, served_files
 
 
 def snapshot(site: Path) -> dict[str, tuple[int, int, bytes]]:
@@ -30,27 +29,6 @@ def snapshot(site: Path) -> dict[str, tuple[int, int, bytes]]:
             info = path.stat()
             found[path.relative_to(site).as_posix()] = (info.st_ino, info.st_mtime_ns, path.read_bytes())
     return found
-
-
-def contents(site: Path) -> dict[str, bytes]:
-    return {path: data for path, (_, _, data) in snapshot(site).items()}
-
-
-def assert_same_site(left: Path, right: Path) -> None:
-    a, b = contents(left), contents(right)
-    assert sorted(a) == sorted(b), (set(a) ^ set(b)).__repr__()[:2000]
-    different = [path for path in a if a[path] != b[path]]
-    assert not different, different[:20]
-
-
-@pytest.fixture
-def registry_repo(tmp_path: Path) -> Path:
-    source = tmp_path / "registry"
-    shutil.copytree(SKILLS_INDEX, source / "skills")
-    shutil.copy(REPO_ROOT / "registry.yaml", source / "registry.yaml")
-    git(source, "init", "-q")
-    commit_all(source, "import", "2026-01-01T00:00:00Z")
-    return source
 
 
 def options(source: Path, out: Path, **extra) -> BuildOptions:

@@ -6,12 +6,11 @@ build after the setting changed, in either direction, gives the bytes a clean bu
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, SKILLS_INDEX, commit_all, git
-from site_checks import broken_links
+from conftest import commit_all
+from site_checks import assert_same_site, broken_links
 
 from registry.build import build
 from registry.config import OUTPUT_PROFILES, BuildOptions, Outputs
@@ -38,26 +37,6 @@ WRITTEN_BY = {
 
 def written(site: Path, output: str) -> list[str]:
     return sorted(p.relative_to(site).as_posix() for pattern in WRITTEN_BY[output] for p in site.glob(pattern))
-
-
-def files(site: Path) -> dict[str, bytes]:
-    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
-
-
-def assert_same_site(left: Path, right: Path) -> None:
-    a, b = files(left), files(right)
-    assert sorted(a) == sorted(b), sorted(set(a) ^ set(b))[:20]
-    assert [path for path in a if a[path] != b[path]] == []
-
-
-@pytest.fixture
-def registry_repo(tmp_path: Path) -> Path:
-    source = tmp_path / "registry"
-    shutil.copytree(SKILLS_INDEX, source / "skills")
-    shutil.copy(REPO_ROOT / "registry.yaml", source / "registry.yaml")
-    git(source, "init", "-q")
-    commit_all(source, "import", "2026-01-01T00:00:00Z")
-    return source
 
 
 def set_outputs(source: Path, setting: str) -> None:
