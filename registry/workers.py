@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from types import FrameType
 from typing import Any
 
 MIN_PARALLEL = 48  # items; below this, work runs in this process
@@ -79,17 +81,32 @@ def _interrupts_held() -> Iterator[None]:
 
     The first hand-over starts the pool's processes and its manager thread. An interrupt landing between the
     thread's creation and its start left a pool that could not be shut down ("cannot join thread before it is
-    started"), and `serve` ended with a traceback (tests/test_serve.py, under load). Blocking SIGINT for these
-    few milliseconds keeps it pending; it is delivered when the block is lifted, while the results are awaited.
+    started"), and the workers it had started kept the process from exiting. Blocking the signal with
+    pthread_sigmask does not hold it: the mask is per thread, and the kernel hands a process-wide SIGINT to
+    any thread that does not block it (serve's HTTP thread, a pool's threads), after which Python still raises
+    it in this one. So the Python-level handler is swapped for one that only notes the signal, and the handler
+    it replaced is run once the work is handed over, while the results are awaited.
     """
     if threading.current_thread() is not threading.main_thread():
         yield  # Python runs signal handlers in the main thread only: nothing to hold here
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    noted: list[FrameType | None] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(frame))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        signal.signal(signal.SIGINT, previous)
+        if noted:
+            _deliver_interrupt(previous, noted[0])
+
+
+def _deliver_interrupt(handler: Any, frame: FrameType | None) -> None:
+    """What SIGINT would have done under `handler`: run it (raising KeyboardInterrupt by default), or end the
+    process when the handler is the system default; an ignored signal stays ignored."""
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    elif handler == signal.SIG_DFL:
+        os.kill(os.getpid(), signal.SIGINT)
 
 
 def _leave_interrupts() -> None:
