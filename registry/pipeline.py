@@ -35,7 +35,7 @@ from registry.policy import Policy
 from registry.result import BuildResult, Progress
 from registry.score import Assessment
 from registry.skill_jobs import SourceChanged
-from registry.state import key_of
+from registry.state import key_of_texts
 
 __all__ = ["Analysis", "Incremental", "SourceChanged", "analyse", "run"]
 
@@ -200,23 +200,22 @@ class _SpooledResults(Sequence[Any]):
         return pickle.loads(self.file.read(self.lengths[number]))
 
 
-def _render_key(
-    incremental: Incremental, settings: render_jobs.PageSettings, analysis_key: str, job: render_jobs.RenderJob
-) -> str:
+def _render_key(incremental: Incremental, settings: str, analysis_key: str, job: render_jobs.RenderJob) -> str:
+    """What one skill's rendered files depend on, as a digest: its analysis (by key), the page settings (their repr,
+    made once a build) and what the registry-wide stages decided for it."""
     skill = job.skill
     lifecycle = job.lifecycle
+    assessment = job.assessment
     # The risk assessment is the analysis's (its key) with the near-copies' findings added (apply_clones): the
     # key and the clones stand for it. Its repr was the largest part of this key, a third of its cost.
-    risk = "" if analysis_key else repr(job.assessment.risk)
-    return key_of(
-        "render", incremental.code, analysis_key, repr(settings), repr(job.card), job.discovery_name,
-        repr(job.history), repr(job.assessment.revisions), job.assessment.version_valid,
-        repr(job.assessment.trust), job.assessment.risk_override, risk,
-        repr(job.assessment.clones), sorted(job.executables),
-        repr(getattr(job.assessment, "reviews", ())), getattr(job.assessment, "own_level", None),
-        repr(lifecycle.yanked.get(skill.id)), repr(lifecycle.deprecated.get(skill.id)),
-        [repr(f) for f in skill.findings],
-        [(s.category, s.tags, s.risk_level, s.publisher) for s in (skill,)],
+    risk = "" if analysis_key else repr(assessment.risk)
+    return key_of_texts(
+        "render", incremental.code, analysis_key, settings, repr(job.card), repr(job.discovery_name),
+        repr(job.history), repr(assessment.revisions), repr(assessment.version_valid), repr(assessment.trust),
+        repr(assessment.risk_override), risk, repr(assessment.clones), repr(sorted(job.executables)),
+        repr(getattr(assessment, "reviews", ())), repr(getattr(assessment, "own_level", None)),
+        repr(lifecycle.yanked.get(skill.id)), repr(lifecycle.deprecated.get(skill.id)), repr(skill.findings),
+        repr((skill.category, skill.tags, skill.risk_level, skill.publisher)),
     )  # fmt: skip
 
 
@@ -256,7 +255,8 @@ def _render(
         )
         for skill in published
     ]  # fmt: skip
-    keys = [_render_key(incremental, settings, data.analysis_keys.get(j.skill.id, ""), j) for j in jobs]
+    settings_text = repr(settings)
+    keys = [_render_key(incremental, settings_text, data.analysis_keys.get(j.skill.id, ""), j) for j in jobs]
 
     # In windows: only a window's cached entries, jobs and rendered files are in memory at once.
     for start in range(0, len(jobs), RENDER_WINDOW):

@@ -61,6 +61,17 @@ def key_of(*parts: Any) -> str:
     return hashlib.sha256(repr(_plain(parts)).encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def key_of_texts(*texts: str) -> str:
+    """key_of for parts that are already text (reprs): each is hashed once, after its length, so no two lists of
+    texts share a digest and none is escaped again (a render key's reprs are most of its cost)."""
+    digest = hashlib.sha256()
+    for text in texts:
+        data = text.encode("utf-8", "surrogateescape")
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return tuple((_plain(k), _plain(v)) for k, v in value.items())

@@ -116,6 +116,8 @@ def test_one_change_rerenders_one_skill_and_keeps_the_served_site_untouched_unti
     out = tmp_path / "site"
     build(options(registry_repo, out))
     served = snapshot(out)
+    # The build from scratch left the spare as hard links to what it served: the first edit writes only what changed.
+    assert snapshot(search_cache(out) / "spare") == served
     skill_md = registry_repo / "skills" / "datakit" / "csv-cleaner" / "SKILL.md"
     skill_md.write_text(skill_md.read_text().replace('version: "3.0.2"', 'version: "3.1.0"', 1) + "\nOne more line.\n")
     commit_all(registry_repo, "bump csv-cleaner", "2026-01-02T00:00:00Z")

@@ -7,6 +7,7 @@ rendered and sanitised by emit/markdown.py.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import os
@@ -38,6 +39,8 @@ from registry.emit.context import (
     publisher_index_pages,
 )
 from registry.emit.highlight import HighlightCache
+from registry.emit.output import digest_of
+from registry.emit.page_cache import PageCache
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
 from registry.history import RepositoryInfo, SkillHistory, distinct_versions
@@ -276,8 +279,10 @@ class HtmlEmitter:
         self.site = site
         self.md = markdown.make_renderer(HighlightCache(cache / HIGHLIGHT_FILE if cache is not None else None))
         self._cards: dict[str, list[str]] = {}  # card_html's cards, split at ROOT_MARK
+        self._card_keys: dict[str, str] = {}  # each card as its listing pages' keys read it
+        self.page_cache: PageCache | None = None  # the site-wide pages of a build with state (emit/page_cache.py)
 
-    def _render(self, template: str, page_file: str, root: str | None = None, **context) -> None:
+    def _render(self, template: str, page_file: str, root: str | None = None, **context) -> str:
         html = self.env.get_template(template).render(
             site=self.site,
             root=SiteUrls.root_from(page_file) if root is None else root,
@@ -285,6 +290,7 @@ class HtmlEmitter:
             **context,
         )
         self.writer.write_text(page_file, html)
+        return html
 
     def skill_page(
         self,
@@ -389,7 +395,10 @@ class HtmlEmitter:
         return Markup(root.join(parts))
 
     def listing_pages(self, listing: Listing, **context) -> None:
-        """Every page of a listing in every order it offers; `context` goes to each page's template."""
+        """Every page of a listing in every order it offers; `context` goes to each page's template.
+
+        With a page cache, a page whose key (everything its template reads) is the last build's is kept as it
+        was: its cards are not even rendered."""
         template = "browse.html" if listing.kind == "all" else "listing.html"
         heading = LISTING_TITLES[listing.kind] + ("" if listing.kind == "all" else f": {listing.key}")
         chart = (
@@ -397,43 +406,63 @@ class HtmlEmitter:
             if listing.kind == "publisher"
             else None
         )
+        pages = []
         for sort in listing.sorts:
             ordered = sort.order(listing.cards)
             for number in range(1, listing.page_count + 1):
                 page_file = listing.page_file(sort, number)
-                page = self._listing_page(listing, sort, ordered, number, SiteUrls.root_from(page_file))
-                nav = page.nav
+                root = SiteUrls.root_from(page_file)
+                nav, sorts = self._listing_nav(listing, sort, len(ordered), number, root)
                 title = heading + ("" if sort is SORTS[0] else f", {sort.phrase}")
-                self._render(
-                    template,
-                    page_file,
-                    listing=listing,
-                    page=page,
-                    nav=nav,
-                    heading=heading,
-                    chart=chart if number == 1 else None,  # on the first page of each order
-                    page_title=title + (f", page {number} of {nav.count}" if number > 1 else ""),
-                    page_description=(
+                shown = {
+                    "heading": heading,
+                    "chart": chart if number == 1 else None,  # on the first page of each order
+                    "page_title": title + (f", page {number} of {nav.count}" if number > 1 else ""),
+                    "page_description": (
                         f"Skills {nav.first} to {nav.last} of {nav.total}"
                         if number > 1
                         else f"All {nav.total} skills in {self.site.title}."
                         if listing.kind == "all"
                         else f"{nav.total} skills"
                     ),
-                    **context,
-                )
+                }
+                cards = ordered[listing.page_slice(number)]
+                pages.append((page_file, root, sort, nav, sorts, shown, cards))
+        cache = self.page_cache
+        keys: list[str] = []
+        if cache is not None:
+            # Of the commit, listing pages read only whether there is one: a new commit alone renders none again.
+            site = dataclasses.replace(self.site, commit="git" if self.site.commit else None)
+            around = (repr(site), self.urls.base_url, template, listing.kind, listing.key, _plain_context(context))
+            keys = [
+                cache.key(around, page_file, sort.slug, repr((nav, sorts, shown)), " ".join(map(self._card_key, cards)))
+                for page_file, _, sort, nav, sorts, shown, cards in pages
+            ]
+            known = cache.known(keys)
+        for index, (page_file, root, sort, nav, sorts, shown, cards) in enumerate(pages):
+            if cache is not None and cache.keep(keys[index], page_file, known.get(keys[index])):
+                continue
+            page = ListingPage(sort=sort, nav=nav, cards=[self.card_html(card, root) for card in cards], sorts=sorts)
+            html = self._render(template, page_file, root=root, listing=listing, page=page, nav=nav, **shown, **context)
+            if cache is not None:
+                cache.record(keys[index], digest_of(html.encode("utf-8", "surrogateescape")))
 
-    def _listing_page(self, listing: Listing, sort: Sort, ordered: list[Card], number: int, root: str) -> ListingPage:
+    def _listing_nav(
+        self, listing: Listing, sort: Sort, total: int, number: int, root: str
+    ) -> tuple[Pagination, list[SortLink]]:
         def url(sort: Sort, number: int) -> str:
             return root + listing.page_file(sort, number).removesuffix("index.html")
 
-        where = listing.page_slice(number)
-        return ListingPage(
-            sort=sort,
-            nav=Pagination.of(number, listing.page_count, lambda n: url(sort, n), where, len(ordered)),
-            cards=[self.card_html(card, root) for card in ordered[where]],
-            sorts=[SortLink(s.slug, s.label, url(s, 1), s is sort) for s in listing.sorts],
-        )
+        nav = Pagination.of(number, listing.page_count, lambda n: url(sort, n), listing.page_slice(number), total)
+        return nav, [SortLink(s.slug, s.label, url(s, 1), s is sort) for s in listing.sorts]
+
+    def _card_key(self, card: Card) -> str:
+        """A digest of the card: a listing page's key holds sixty of them, a few thousand pages reuse each."""
+        key = self._card_keys.get(card.id)
+        if key is None:
+            digest = hashlib.blake2b(repr(card).encode("utf-8", "surrogateescape"), digest_size=16)
+            key = self._card_keys[card.id] = digest.hexdigest()
+        return key
 
     def publisher_index(self, publishers: list[Listing]) -> None:
         """Every publisher by name, PUBLISHERS_PER_PAGE a page (the home page shows the largest)."""
@@ -531,6 +560,18 @@ def build_listings(skills: list[Skill], cards: dict[str, Card]) -> dict[str, lis
     return {kind: [listings[key] for key in sorted(listings)] for kind, listings in by_kind.items()}
 
 
+def _plain_context(context: dict[str, object]) -> str:
+    """A listing template's extra context as its page keys read it: of a list of listings (the browse page's
+    categories), what the page shows of each: its name, address and count."""
+    plain = {}
+    for name, value in sorted(context.items()):
+        if isinstance(value, list) and value and all(isinstance(item, Listing) for item in value):
+            plain[name] = [(item.key, item.path, len(item.cards)) for item in value]
+        else:
+            plain[name] = repr(value)
+    return repr(plain)
+
+
 def listing_slug(value: str) -> str:
     return slug(value) if value else ""
 
@@ -586,6 +627,7 @@ class HtmlPages:
         pages = HtmlEmitter(
             writer, context.options.templates, context.urls, context.site, search_cache(context.options.out)
         )
+        pages.page_cache = PageCache(context.state, context.code, writer)
         cards = [context.cards[s.id] for s in context.published]
         listings = context.listings
         pages.home(cards, listings)
@@ -593,6 +635,7 @@ class HtmlPages:
         for kind_listings in listings.values():
             for listing in kind_listings:
                 pages.listing(listing)
+        pages.page_cache.finish()
         pages.publisher_index(listings["publisher"])
         pages.help_page()
         pages.not_found()

@@ -6,13 +6,14 @@ from a killed build are removed by the next one. A lock file beside --out keeps 
 from writing the same site at once.
 
 Incremental builds are double-buffered. The site that was swapped out last time is kept as the
-spare (`.<out>.cache/spare`), with the manifests of both folders in the build state. The next
-build brings the spare up to date (files equal to the served site are hard-linked from it, changed
-ones written, stale ones deleted) and swaps again: the cost is the files that changed in the last
-two builds, not the size of the site, and the served folder is never written into. A file is
-always replaced by rename, never rewritten, because the two folders share unchanged files.
-Until the first changed file, writes are only compared with the served site's manifest, so a
-build that changes nothing writes nothing.
+spare (`.<out>.cache/spare`), with the manifests of both folders in the build state; a build from
+scratch makes the spare as hard links to the site it wrote. The next build brings the spare up to
+date (files equal to the served site are hard-linked from it, changed ones written, stale ones
+deleted) and swaps again: the cost is the files that changed in the last two builds, not the size
+of the site, and the served folder is never written into. A file is always replaced by rename,
+never rewritten, because the two folders share unchanged files. Until the first changed file,
+writes are only compared with the served site's manifest, so a build that changes nothing writes
+nothing.
 """
 
 from __future__ import annotations
@@ -286,6 +287,15 @@ def double_buffered(out: Path, spare_path: Path, buffers: Buffers | None, save: 
         finally:
             if stage.exists():
                 shutil.rmtree(stage, ignore_errors=True)
+        # The spare is made now, as links to the new site, so that the next build (an author's first edit, with
+        # `serve` open) writes only what changed instead of first linking every file of the site.
+        spare_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            _clone(out, spare_path)
+        except OSError:
+            shutil.rmtree(spare_path, ignore_errors=True)  # the next build makes it, as before
+            return
+        _record(save, out, output.desired, spare_path, output.desired)
         return
 
     assert buffers is not None

@@ -412,6 +412,14 @@ def test_schema_enums_follow_the_card_vocabulary():
     assert "capabilities" in defs["skill"]["required"]
 
 
+def test_texts_hashed_for_a_key_cannot_be_shifted_from_one_part_to_the_next():
+    from registry.state import key_of_texts
+
+    keys = {key_of_texts(*parts) for parts in [("ab", "c"), ("a", "bc"), ("abc",), ("abc", ""), ("", "abc"), ()]}
+    assert len(keys) == 6
+    assert key_of_texts("é", "\udcff") == key_of_texts("é", "\udcff")  # surrogates (undecodable bytes) hash too
+
+
 def test_the_render_key_follows_the_card():
     """index.json entries and pages are cached per skill: a different card must render again.
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from conftest import simple_skill, write_skill
 from site_checks import check_index_json, check_well_known, executable_constructs, served_files
 
-from registry.build import BuildResult, build
+from registry.build import BuildResult, build, search_cache
 from registry.config import BuildOptions
 
 BASE_URL = "https://skills.example.org/"
@@ -242,11 +242,20 @@ def assert_no_executable(out: Path) -> None:
 
 
 def assert_site_files_are_not_links(out: Path) -> None:
+    """No symbolic link, and no file sharing its inode with anything but the build's own copies: the site and its
+    spare (`.<out>.cache/spare`, hard links to the site's files) — never a skill's file or anything outside."""
     links = [str(p) for p in out.rglob("*") if p.is_symlink()]
     assert links == [], links
+    ours: dict[tuple[int, int], int] = {}
+    for folder in (out, search_cache(out) / "spare"):
+        for path in folder.rglob("*"):
+            if path.is_file() and not path.is_symlink():
+                info = path.stat()
+                ours[(info.st_dev, info.st_ino)] = ours.get((info.st_dev, info.st_ino), 0) + 1
     for path in out.rglob("*"):
         if path.is_file():
-            assert path.stat().st_nlink == 1, path
+            info = path.stat()
+            assert info.st_nlink == ours[(info.st_dev, info.st_ino)], path
 
 
 def check_contained(case: Case, expected_baseline: dict) -> None:
