@@ -25,7 +25,7 @@ from registry.lifecycle import find_lifecycle
 from registry.policy import find_policy
 from registry.result import BuildResult, Progress, no_progress
 from registry.state import BuildState, code_fingerprint, key_of
-from registry.workers import Workers
+from registry.workers import Workers, fewer_collections
 
 __all__ = ["BuildResult", "build", "search_cache"]  # BuildResult and search_cache re-exported for callers
 
@@ -69,7 +69,7 @@ def build(options: BuildOptions, progress: Progress = no_progress) -> BuildResul
                 return previous
             from registry import pipeline
 
-            with Workers(jobs) as workers:
+            with Workers(jobs) as workers, fewer_collections():
                 result = pipeline.run(options, progress, lap, timings, pipeline.Incremental(state, code, workers))
             result.peak_rss = peak_rss
             _write_report(options, result)

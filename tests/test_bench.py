@@ -28,6 +28,19 @@ def test_bench_build_times_smoke(tmp_path):
     assert "cold build" in result.stdout and "CLI search" in result.stdout
 
 
+def test_bench_gc_thresholds_smoke(tmp_path):
+    """Both sides build the same edited registry, and every figure is printed."""
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.gc_thresholds", "--skills", "60", "--rounds", "1", "--keep", str(tmp_path)],
+        capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+    )  # fmt: skip
+    assert "python (700, 10, 10)" in result.stdout and "build (100000, 50, 100)" in result.stdout
+    assert "build / python:" in result.stdout
+    log = subprocess.run(["git", "log", "--format=%s", "-2"], cwd=tmp_path / "gc-n60" / "repo", capture_output=True,
+                         text=True, check=True).stdout.split("\n")  # fmt: skip
+    assert all(line.startswith("Edit ") for line in log[:2])  # one skill edited before each of the two builds
+
+
 def test_bench_page_render_smoke(tmp_path):
     """Old (HEAD) and new pages from one run: every figure present, the same pages rendered by both."""
     out = tmp_path / "pages.json"

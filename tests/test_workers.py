@@ -1,12 +1,13 @@
 """The worker pool: results in order, and a Ctrl+C at the worst moment still leaves a pool that shuts down."""
 
 import concurrent.futures.process as futures_process
+import gc
 import os
 import signal
 import threading
 import time
 
-from registry.workers import MIN_PARALLEL, Workers
+from registry.workers import BUILD_COLLECTION_THRESHOLDS, MIN_PARALLEL, Workers, fewer_collections
 
 
 def _square(number: int, offset: int) -> int:
@@ -17,6 +18,26 @@ def test_results_come_back_in_the_order_of_the_inputs():
     items = list(range(MIN_PARALLEL * 3))
     with Workers(2) as workers:
         assert workers.map(_square, items, (1,)) == [n * n + 1 for n in items]
+
+
+def _collection_thresholds(_: int) -> tuple[int, ...]:
+    return gc.get_threshold()
+
+
+def test_the_build_and_its_workers_collect_less_often_and_the_caller_keeps_its_settings():
+    """A build keeps most of what it allocates: its process and its workers use the build's collector thresholds,
+    and whoever called the build gets its own back."""
+    previous = gc.get_threshold()
+    gc.set_threshold(1234, 5, 6)
+    try:
+        with fewer_collections():
+            assert gc.get_threshold() == BUILD_COLLECTION_THRESHOLDS
+            with Workers(2) as workers:
+                seen = workers.map(_collection_thresholds, list(range(MIN_PARALLEL)))
+        assert gc.get_threshold() == (1234, 5, 6)
+    finally:
+        gc.set_threshold(*previous)
+    assert set(seen) == {BUILD_COLLECTION_THRESHOLDS} != {previous}
 
 
 def _interrupt_while_the_manager_thread_starts(monkeypatch, interrupt) -> list[int] | BaseException:
