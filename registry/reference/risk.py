@@ -17,7 +17,7 @@ from types import ModuleType
 
 from registry.score import card, owasp
 from registry.score import vocabulary as vocab
-from registry.score.risk import assessment
+from registry.score.risk import assessment, facts
 from registry.score.risk import lines as text_lines
 from registry.score.risk.rules import CATEGORIES, LEVELS, RiskRule
 
@@ -29,6 +29,9 @@ _BULLET = re.compile(r"^- ([A-Z]+): (.+)$")
 
 def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ").strip()
+
+
+_VENDOR = facts.R.VENDOR_INSTALLER_EXECUTED
 
 
 def _row(cells: Iterable[str]) -> str:
@@ -400,6 +403,22 @@ def risk_markdown() -> str:
         "The line rules (`registry/score/risk/detectors.py`) run over every line in the contexts each rule reads;",
         "text that warns against a practice (never, avoid, dangerous, malicious, ...) around a match does not",
         "fire the command and credential rules, while hidden characters count everywhere.",
+        "",
+        "### Line facts and their rules",
+        "",
+        "The line detectors report facts (what a line does, and the values read from it: the URL and its host, the",
+        "file read, what is sent and where) and never choose a rule. This table, `TABLE` in",
+        "`registry/score/risk/facts.py`, does: the first row whose fact matches and whose condition holds gives the",
+        "rule, and the rule its level. After the whole skill is read, a download run by a shell from the vendor's own",
+        "host (the skill's homepage or repository, or a documented installer, over HTTPS) is given",
+        f"{_VENDOR.code} {_VENDOR.title} ({_VENDOR.level}) instead.",
+        "",
+        _row(["fact", "when", "rule", "level"]),
+        _row(["---"] * 4),
+        *(
+            _row([row.shape, row.when or "always", f"{row.rule.code} {row.rule.title}", row.rule.level])
+            for row in facts.TABLE
+        ),
         "",
         "### Coverage: how each file was read",
         "",

@@ -96,13 +96,13 @@ from registry.score.risk.detectors import (
     FILE_DETECTORS,
     LINE_DETECTORS,
     LINE_NEEDLES,
-    Hit,
     describes_pattern,
 )
+from registry.score.risk.facts import Hit, calibrate, hits_of
 from registry.score.risk.lines import CODE, CONFIG, TextFile, read_files
 from registry.score.risk.needles import LINE_RULES, needles_in, shared
 from registry.score.risk.rules import CATEGORIES, LEVELS, Item, RiskRule, show
-from registry.score.vocabulary import url_host, vendor_installer
+from registry.score.vocabulary import url_host
 
 __all__ = ["LEVELS", "RULES", "RiskAssessment", "RiskRule", "assess", "show"]
 
@@ -238,7 +238,7 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     hits: list[Hit] = []
     for file in files:
         hits += _scan(file)
-    hits = _vendor_installers(hits, _own_sites(skill))
+    hits = calibrate(hits, _own_sites(skill))
     skill_md_path = "SKILL.md" if shown in (".", "") else f"{shown}/SKILL.md"
     findings: list[Item] = []
     for hit in hits:
@@ -307,18 +307,6 @@ def _line_rule_uses(hits: list[Hit], file_kinds: dict[str, str]) -> list[Use]:
 
 def _own_sites(skill: Skill) -> tuple[str, ...]:
     return tuple(str(site) for site in (skill.homepage, skill.repository) if isinstance(site, str) and site)
-
-
-def _vendor_installers(hits: list[Hit], own_sites: tuple[str, ...]) -> list[Hit]:
-    """A download run by a shell is the vendor's own installer when it comes, over HTTPS, from a documented
-    installer or from the skill's own site (vocabulary.vendor_installer): medium, not high."""
-    calibrated = []
-    for hit in hits:
-        vendor = vendor_installer(hit.params["url"], own_sites) if hit.rule is R.DOWNLOAD_EXECUTED else None
-        if vendor:
-            hit = dataclasses.replace(hit, rule=R.VENDOR_INSTALLER_EXECUTED, params={**hit.params, "vendor": vendor})
-        calibrated.append(hit)
-    return calibrated
 
 
 def _with_columns(items: list[Item], contents: Mapping[str, bytes], shown: str) -> list[Item]:
@@ -455,11 +443,11 @@ def _scan(file: TextFile) -> list[Hit]:
             for view in views if detector.windowed else [line]:
                 lower = view.text.lower() if view is not line else lower_full
                 if view is line or detector.applies(view.text, lower):
-                    hits = itertools.islice(detector.run(file, index, view, lower), HITS_PER_CALL)
-                    line_hits += [hit for hit in hits if _accepted(hit)]
+                    facts = itertools.islice(detector.run(file, index, view, lower), HITS_PER_CALL)
+                    line_hits += [hit for hit in hits_of(facts) if _accepted(hit)]
         found += _keep(_resolve(line_hits), per_rule, seen, capped)
     for file_detector in FILE_DETECTORS:
-        found += _keep([hit for hit in file_detector(file) if _accepted(hit)], per_rule, seen, capped)
+        found += _keep([hit for hit in hits_of(file_detector(file)) if _accepted(hit)], per_rule, seen, capped)
     return found
 
 

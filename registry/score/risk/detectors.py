@@ -1,8 +1,9 @@
 """Detectors for the risk rules: bounded regular expressions over logical lines, never execution.
 
 Each detector reads one line (with its file around it for the few shapes that span lines) and
-yields `Hit`s: a rule, the matched span and the parameters of the rule's message. Every regex
-here has bounded gaps (`{0,300}`) so a hostile 2 MB line costs linear time, and each detector
+yields facts (risk/facts.py): what the line does, where on the line, and the values read from it.
+Which rule, and so which level, a fact gets is decided by the table in risk/facts.py, never
+here. Every regex here has bounded gaps (`{0,300}`) so a hostile 2 MB line costs linear time, and each detector
 has cheap substring needles checked first.
 """
 
@@ -15,12 +16,11 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from registry.score import vocabulary as vocab
-from registry.score.risk import rules as R
+from registry.score.risk import facts as F
+from registry.score.risk.facts import CODES_OF_SHAPE, LineFact
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
-from registry.score.risk.rules import RiskRule
 from registry.score.vocabulary import (
     CAPTURE_KINDS,
     DOWNLOADERS,
@@ -35,16 +35,6 @@ from registry.score.vocabulary import (
     url_host,
 )
 from registry.text import Caseless, in_emoji_sequence
-
-
-@dataclass(frozen=True)
-class Hit:
-    rule: RiskRule
-    line: Line
-    start: int
-    end: int
-    params: dict[str, Any]
-
 
 # -- hosts: registry/score/vocabulary.py ---------------------------------------------------
 
@@ -166,17 +156,17 @@ def _download_target(args: str) -> tuple[str, str | None]:
     return (variable.group(0) if variable else "a script"), None
 
 
-def _rce_hit(line: Line, match: re.Match, url: str, host: str | None, how: str, runner: str) -> Hit:
+def _rce_fact(line: Line, match: re.Match, url: str, host: str | None, how: str, runner: str) -> LineFact:
     kind = host_kind(host)
     insecure = url.lower().startswith("http://") and not kind
     what = "downloads" + (" over plain HTTP" if insecure else "")
     params = {"what": what, "url": url, "how": how, "host": host or "the download host", "runner": runner}
-    if kind:
-        return Hit(R.UNTRUSTED_DOWNLOAD_EXECUTED, line, match.start(), match.end(), {**params, "host_kind": kind})
-    return Hit(R.DOWNLOAD_EXECUTED, line, match.start(), match.end(), params)
+    return LineFact(
+        F.RUNS_DOWNLOAD, line, match.start(), match.end(), {**params, "host_kind": kind} if kind else params
+    )
 
 
-def detect_remote_exec(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_remote_exec(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     found = False
     for match in _PIPE_EXEC.finditer(line.text) if "|" in line.text else ():
         runner = match.group("runner")
@@ -186,7 +176,7 @@ def detect_remote_exec(file: TextFile, index: int, line: Line, lower: str) -> It
         if not (URL.search(match.group("args")) or _VARIABLE.search(match.group("args"))):
             continue
         found = True
-        yield _rce_hit(line, match, url, host, f"pipes it into {runner}", runner)
+        yield _rce_fact(line, match, url, host, f"pipes it into {runner}", runner)
     for pattern, needles in _EXEC_PATTERNS:
         if not any(needle in lower for needle in needles):
             continue  # a literal the pattern needs is missing: it cannot match
@@ -197,7 +187,7 @@ def detect_remote_exec(file: TextFile, index: int, line: Line, lower: str) -> It
             url, host = _download_target(args)
             runner = " ".join(match.group("runner").split()).lstrip(";&| ") or "."
             found = True
-            yield _rce_hit(line, match, url, host, f"runs it with {runner}", runner)
+            yield _rce_fact(line, match, url, host, f"runs it with {runner}", runner)
     if found or line.context not in (CODE, CONFIG, DATA, INLINE):
         return
     # Two steps: download from an untrusted host, then make it executable or run it.
@@ -215,7 +205,7 @@ def detect_remote_exec(file: TextFile, index: int, line: Line, lower: str) -> It
                 continue
         params = {"what": "downloads", "url": url, "host": host, "host_kind": kind, "runner": "the shell",
                   "how": "then runs the downloaded file"}  # fmt: skip
-        yield Hit(R.UNTRUSTED_DOWNLOAD_EXECUTED, line, start, end, params)
+        yield LineFact(F.RUNS_DOWNLOAD, line, start, end, params)
         return
 
 
@@ -261,13 +251,13 @@ def _encoding(text: str) -> str:
     return "base64"
 
 
-def detect_decoded_exec(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_decoded_exec(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     for pattern in (_DECODE_PIPE, _DECODE_SUBST, _DECODE_LANG):
         for match in pattern.finditer(line.text):
             if pattern is _DECODE_PIPE and not _stdin_runner(match.group("runner"), match.group("rest")):
                 continue
             encoding = _encoding(match.group(0))
-            yield Hit(R.DECODED_PAYLOAD_EXECUTED, line, match.start(), match.end(), {"encoding": encoding})
+            yield LineFact(F.RUNS_DECODED, line, match.start(), match.end(), {"encoding": encoding})
 
 
 # -- R004: reverse shells ------------------------------------------------------------------
@@ -289,10 +279,10 @@ _REVERSE_HOW = {
 }
 
 
-def detect_reverse_shell(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_reverse_shell(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     for match in _REVERSE.finditer(line.text):
         how = _REVERSE_HOW[match.lastgroup or "tcp"]
-        yield Hit(R.REVERSE_SHELL, line, match.start(), match.end(), {"how": how})
+        yield LineFact(F.REVERSE_SHELL, line, match.start(), match.end(), {"how": how})
 
 
 # -- R005: password-protected archives -----------------------------------------------------
@@ -329,7 +319,7 @@ def _literal_password(value: str | None) -> str | None:
     return value
 
 
-def detect_password_archive(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_password_archive(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     if "://" in line.text:
         link = _ARCHIVE_LINK.search(line.text)
         if link is not None:
@@ -339,7 +329,7 @@ def detect_password_archive(file: TextFile, index: int, line: Line, lower: str) 
                     password = _literal_password(given.group("pw") or given.group("pw2") or given.group("pw3"))
                     if password:
                         what = f"links the archive {link.group(0)} and gives its password '{password}'"
-                        yield Hit(R.PASSWORD_ARCHIVE, line, link.start(), link.end(),
+                        yield LineFact(F.PASSWORD_ARCHIVE, line, link.start(), link.end(),
                                   {"what": what, "summary": f"password-protected archive {link.group(0)}"})  # fmt: skip
                         return
     if line.context in (CODE, CONFIG, DATA):
@@ -351,7 +341,7 @@ def detect_password_archive(file: TextFile, index: int, line: Line, lower: str) 
             if not any(_ARCHIVE_LINK.search(n.text) or downloads(n.text, 1) for n in lines):
                 continue
             what = f"extracts a downloaded archive with the built-in password '{password}'"
-            yield Hit(R.PASSWORD_ARCHIVE, line, match.start(), match.end(),
+            yield LineFact(F.PASSWORD_ARCHIVE, line, match.start(), match.end(),
                       {"what": what, "summary": "extracts a downloaded archive with a built-in password"})  # fmt: skip
             return
 
@@ -458,20 +448,20 @@ def _copied_into(text: str, start: int, end: int) -> bool:
     return bool(_COPY_INTO.match(command)) and text[end:right].strip(" '\"") == ""
 
 
-def detect_credentials(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_credentials(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     text = line.text
     for match in _KEYCHAIN_DUMP.finditer(text):
-        yield Hit(R.CREDENTIAL_FILE_READ, line, match.start(), match.end(), {"target": "the whole macOS keychain"})
+        yield LineFact(F.READS_CREDENTIALS, line, match.start(), match.end(), {"target": "the whole macOS keychain"})
     for match in _KEYCHAIN_READ.finditer(text):
         how = "secret-tool lookup" if "secret-tool" in match.group(0) else "security find-*-password"
-        yield Hit(R.KEYCHAIN_READ, line, match.start(), match.end(), {"how": how})
+        yield LineFact(F.READS_KEYCHAIN, line, match.start(), match.end(), {"how": how})
     if not _READ_VERB.search(text) or "ssh-keygen" in lower or "ssh-add" in lower or "ssh-copy-id" in lower:
         return
     for label, start, end in secret_targets(text):
-        yield Hit(R.CREDENTIAL_FILE_READ, line, *_command_span(text, start, end), {"target": label})
+        yield LineFact(F.READS_CREDENTIALS, line, *_command_span(text, start, end), {"target": label})
     if _ARCHIVE_VERB.search(text):
         for match in _SECRET_DIRS.finditer(text):
-            yield Hit(R.CREDENTIAL_FILE_READ, line, *_command_span(text, match.start(), match.end()),
+            yield LineFact(F.READS_CREDENTIALS, line, *_command_span(text, match.start(), match.end()),
                       {"target": f"the whole {match.group(0).rstrip('/')} directory"})  # fmt: skip
 
 
@@ -549,7 +539,7 @@ def _where(destinations: list[tuple[str, int, int]]) -> str:
     return destinations[0][0] if destinations else "a remote host"
 
 
-def detect_exfiltration(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_exfiltration(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     text = line.text
     destinations = _destinations(text, lower)
     net = _NET_SEND.search(text, lower)
@@ -575,13 +565,13 @@ def detect_exfiltration(file: TextFile, index: int, line: Line, lower: str) -> I
             right = max(end, net.end(), *(d[2] for d in destinations)) if destinations else max(end, net.end())
             if right - left > 200:
                 left, right = min(start, net.start()), max(end, net.end())
-            yield Hit(R.SECRETS_SENT, line, left, right, {"what": label, "where": _where(destinations)})
+            yield LineFact(F.SENDS_SECRETS, line, left, right, {"what": label, "where": _where(destinations)})
     for host, start, end in destinations:
         kind = host_kind(host)
         if kind in CAPTURE_KINDS:
-            yield Hit(R.CAPTURE_HOST, line, start, end, {"host": host, "host_kind": kind})
+            yield LineFact(F.CONTACTS_HOST, line, start, end, {"host": host, "host_kind": kind})
         elif kind == RAW_IP and line.context in (CODE, CONFIG, DATA):
-            yield Hit(R.RAW_IP_HOST, line, start, end, {"host": host})
+            yield LineFact(F.CONTACTS_HOST, line, start, end, {"host": host})
 
 
 # -- R030 / R031: destructive --------------------------------------------------------------
@@ -613,7 +603,7 @@ _DESTROY: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
 )  # fmt: skip
 
 
-def detect_destructive(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_destructive(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     text = line.text
     wipes = _WIPE.finditer(text) if "rm" in text or "rd" in text or "format" in text else ()  # case-sensitive
     for match in wipes:
@@ -635,12 +625,12 @@ def detect_destructive(file: TextFile, index: int, line: Line, lower: str) -> It
             shown = f"every user's home ({target.rstrip('/*')})"
         elif ":" in target:
             shown = f"the whole {target} drive"
-        yield Hit(R.WIPE_ROOT_OR_HOME, line, start, match.end(), {"target": shown})
+        yield LineFact(F.WIPES, line, start, match.end(), {"target": shown})
     for what, needles, pattern in _DESTROY:
         if not any(needle in lower for needle in needles):
             continue
         for match in pattern.finditer(text):
-            yield Hit(R.SYSTEM_DESTRUCTION, line, match.start(), match.end(), {"what": what})
+            yield LineFact(F.DESTROYS, line, match.start(), match.end(), {"what": what})
 
 
 # -- R040..R043: persistence ---------------------------------------------------------------
@@ -658,7 +648,7 @@ _PUBLIC_KEY = re.compile(
 _REMOTE_SSH = re.compile(r"\bssh\b[^\n'\"|;&]{0,200}+['\"]")
 
 
-def detect_authorized_keys(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_authorized_keys(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     text = line.text
     write = _AK_WRITE.search(text) if line.context != PROSE else _AK_PROSE.search(text)
     if line.context == INLINE and write is None:
@@ -675,10 +665,12 @@ def detect_authorized_keys(file: TextFile, index: int, line: Line, lower: str) -
     if key is not None or downloads is not None:
         what = "a hard-coded public key" if key is not None else "a key downloaded from the network"
         start = min(write.start(), key.start()) if key is not None and key.string is text else write.start()
-        yield Hit(R.AUTHORIZED_KEY_ADDED, line, start, max(write.end(), start + 1), {"what": what})
+        yield LineFact(F.PLANTS_SSH_KEY, line, start, max(write.end(), start + 1), {"what": what})
         return
     if line.context in (CODE, CONFIG, DATA) and not _REMOTE_SSH.search(text[: write.start()]):
-        yield Hit(R.AUTHORIZED_KEYS_CHANGED, line, write.start(), write.end(), {"target": "~/.ssh/authorized_keys"})
+        yield LineFact(
+            F.CHANGES_AUTHORIZED_KEYS, line, write.start(), write.end(), {"target": "~/.ssh/authorized_keys"}
+        )
 
 
 _WRITE_TO = r"(?:>>?\s*['\"]?[~$\w{}/.-]*|\b(?:tee|cp|mv|install|ln)\b[^\n;&|]{0,160}?)"
@@ -713,7 +705,7 @@ _RC_PAYLOAD = re.compile(
 )
 
 
-def detect_persistence(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_persistence(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     text = line.text
     seen: set[str] = set()
     for what, pattern in _SCHEDULERS:
@@ -721,7 +713,7 @@ def detect_persistence(file: TextFile, index: int, line: Line, lower: str) -> It
             if what in seen or (what == "cron job" and _CRONTAB_READONLY.search(match.group(0))):
                 continue
             seen.add(what)
-            yield Hit(R.SCHEDULED_JOB, line, match.start(), match.end(), {"what": what})
+            yield LineFact(F.SCHEDULES_JOB, line, match.start(), match.end(), {"what": what})
     for match in _RC_WRITE.finditer(text):
         payload = _RC_PAYLOAD.search(text[: match.start()])
         end = match.end()
@@ -741,7 +733,7 @@ def detect_persistence(file: TextFile, index: int, line: Line, lower: str) -> It
         )
         start = max(0, text.rfind("echo", 0, match.start()))
         start = start if match.start() - start < 200 else match.start()
-        yield Hit(R.SHELL_STARTUP_HIJACK, line, start, end, {"what": what, "target": match.group("target")})
+        yield LineFact(F.HIJACKS_SHELL_STARTUP, line, start, end, {"what": what, "target": match.group("target")})
 
 
 # -- R050 / R051: obfuscation --------------------------------------------------------------
@@ -768,7 +760,7 @@ def _entropy(text: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in counts.values())
 
 
-def detect_blobs(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_blobs(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     text = line.text
     for match in _B64_RUN.finditer(text) if len(text) >= _B64_SHORTEST else ():
         blob = match.group(0)
@@ -780,15 +772,15 @@ def detect_blobs(file: TextFile, index: int, line: Line, lower: str) -> Iterator
         if _entropy(blob) < 4.5:
             continue
         what = f"a {len(blob)}-character base64 blob"
-        yield Hit(R.ENCODED_BLOB, line, match.start(), match.end(), {"what": what, "what_short": what})
+        yield LineFact(F.ENCODED_BLOB, line, match.start(), match.end(), {"what": what, "what_short": what})
     for template, pattern, width, literal in _BLOB_ESCAPES:
         for match in pattern.finditer(text) if literal in text else ():
             count = len(match.group(0)) // width if width else len(re.findall(r"\d+", match.group(0)))
             what = template.format(count=count)
-            yield Hit(R.ENCODED_BLOB, line, match.start(), match.end(), {"what": what, "what_short": what})
+            yield LineFact(F.ENCODED_BLOB, line, match.start(), match.end(), {"what": what, "what_short": what})
 
 
-def detect_minified(file: TextFile) -> Iterator[Hit]:
+def detect_minified(file: TextFile) -> Iterator[LineFact]:
     if file.kind != "script":
         return
     for line in file.lines:
@@ -797,8 +789,8 @@ def detect_minified(file: TextFile) -> Iterator[Hit]:
         packed = _PACKER.search(line.text)
         if packed is not None:
             what = "a packed script (eval(function(p,a,c,k,e,…)))"
-            yield Hit(
-                R.MINIFIED_CODE, line, packed.start(), packed.end(), {"what": what, "what_short": "a packed script"}
+            yield LineFact(
+                F.MINIFIED_CODE, line, packed.start(), packed.end(), {"what": what, "what_short": "a packed script"}
             )
             return
         if line.physical == 1 and len(line.text) >= 1000:
@@ -806,8 +798,8 @@ def detect_minified(file: TextFile) -> Iterator[Hit]:
             punctuation = sum(line.text.count(ch) for ch in ";{}()")
             if spaces / len(line.text) < 0.08 and punctuation > len(line.text) / 50:
                 what = f"a minified script (a {len(line.text):,}-character line)"
-                yield Hit(
-                    R.MINIFIED_CODE, line, 0, min(len(line.text), 120), {"what": what, "what_short": "minified code"}
+                yield LineFact(
+                    F.MINIFIED_CODE, line, 0, min(len(line.text), 120), {"what": what, "what_short": "minified code"}
                 )
                 return
 
@@ -821,7 +813,7 @@ _ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060-\u2064\ufeff\u180e]")
 _ANY_HIDDEN = re.compile("[\U000e0000-\U000e007f\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060-\u2064\ufeff\u180e]")
 
 
-def detect_hidden_text(file: TextFile, index: int, line: Line, lower: str) -> Iterator[Hit]:
+def detect_hidden_text(file: TextFile, index: int, line: Line, lower: str) -> Iterator[LineFact]:
     text = line.text
     if _ANY_HIDDEN.search(text) is None:
         return  # one scan for the three kinds: almost every non-ASCII line holds none of them
@@ -833,17 +825,17 @@ def detect_hidden_text(file: TextFile, index: int, line: Line, lower: str) -> It
             continue
         shown = decoded if len(decoded) <= 80 else decoded[:79] + "…"
         start = max(0, match.start() - 20)
-        yield Hit(R.HIDDEN_TAG_TEXT, line, start, match.end(), {"count": len(decoded), "decoded": repr(shown)})
+        yield LineFact(F.HIDDEN_TAGS, line, start, match.end(), {"count": len(decoded), "decoded": repr(shown)})
     if line.context in (CODE, DATA, CONFIG, COMMENT):
         bidi = list(_BIDI.finditer(text))
         if bidi:
             names = ", ".join(sorted({f"U+{ord(m.group(0)):04X}" for m in bidi}))
             start, end = bidi[0].start(), bidi[-1].end()
-            yield Hit(R.BIDI_IN_CODE, line, max(0, start - 20), min(len(text), end + 20), {"names": names})
+            yield LineFact(F.HIDDEN_BIDI, line, max(0, start - 20), min(len(text), end + 20), {"names": names})
     hidden = [m.start() for m in _ZERO_WIDTH.finditer(text) if not _legitimate_joiner(text, m.start())]
     if len(hidden) >= 4:
-        yield Hit(
-            R.ZERO_WIDTH_RUN, line, max(0, hidden[0] - 10), min(len(text), hidden[-1] + 11), {"count": len(hidden)}
+        yield LineFact(
+            F.HIDDEN_ZERO_WIDTH, line, max(0, hidden[0] - 10), min(len(text), hidden[-1] + 11), {"count": len(hidden)}
         )
 
 
@@ -862,12 +854,17 @@ def _legitimate_joiner(text: str, index: int) -> bool:
 
 @dataclass(frozen=True)
 class Detector:
-    run: Callable[[TextFile, int, Line, str], Iterator[Hit]]
+    run: Callable[[TextFile, int, Line, str], Iterator[LineFact]]
     needles: tuple[str, ...]  # one must occur in the lower-cased line; none: see `wants`
     contexts: frozenset[str]
-    rules: frozenset[str]  # the rule codes it can report: skipped once all are capped in a file
+    shapes: frozenset[str]  # the facts it reports (risk/facts.py)
     windowed: bool = True  # False: linear scans that read a whole long line at once
     wants: Callable[[str], bool] | None = None  # a cheap test of the raw line instead of needles
+
+    @functools.cached_property
+    def rules(self) -> frozenset[str]:
+        """The rule codes its facts can be given: it is skipped in a file once all of them are capped."""
+        return frozenset().union(*(CODES_OF_SHAPE[shape] for shape in self.shapes))
 
     @functools.cached_property
     def _needle_re(self) -> re.Pattern[str]:
@@ -892,26 +889,28 @@ LINE_DETECTORS: Sequence[Detector] = (
         detect_remote_exec,
         _needles("curl|wget|aria2c|iwr|irm|invoke-|webclient|urlopen|requests.get|httpx.get|fetch"),
         _ANYWHERE,
-        frozenset({"R001", "R002"}),
+        frozenset({F.RUNS_DOWNLOAD}),
     ),
     Detector(
         detect_decoded_exec,
         _needles("base64|xxd|certutil|decode|decompress|fromhex|unhexlify|marshal|atob|unescape|buffer.from|-enc"),
         _ANYWHERE,
-        frozenset({"R003"}),
+        frozenset({F.RUNS_DECODED}),
     ),
     Detector(
         detect_reverse_shell,
         _needles("/dev/tcp|/dev/udp|nc |ncat|netcat|socat|mkfifo|socket"),
         _ANYWHERE,
-        frozenset({"R004"}),
+        frozenset({F.REVERSE_SHELL}),
     ),
-    Detector(detect_password_archive, _needles(".zip|.7z|.rar|unzip|7z|unrar"), _ANYWHERE, frozenset({"R005"})),
+    Detector(
+        detect_password_archive, _needles(".zip|.7z|.rar|unzip|7z|unrar"), _ANYWHERE, frozenset({F.PASSWORD_ARCHIVE})
+    ),
     Detector(
         detect_credentials,
         (*_CREDENTIAL_NEEDLES, "security ", "secret-tool", "dump-keychain"),
         _COMMANDS,
-        frozenset({"R010", "R011"}),
+        frozenset({F.READS_CREDENTIALS, F.READS_KEYCHAIN}),
     ),
     Detector(
         detect_exfiltration,
@@ -920,15 +919,20 @@ LINE_DETECTORS: Sequence[Detector] = (
             "webrequest|restmethod|websocket|smtplib|sendmail|scp |rsync|ftp|socat|iwr|irm|.request("
         ),
         frozenset({CODE, CONFIG, DATA, INLINE}),
-        frozenset({"R020", "R021", "R022"}),
+        frozenset({F.SENDS_SECRETS, F.CONTACTS_HOST}),
     ),
     Detector(
         detect_destructive,
         _needles("rm |rd |rmdir|format|mkfs|dd |/dev/|wipefs|shred|diskutil|chmod|chown|chgrp|:()|: ()"),
         _COMMANDS,
-        frozenset({"R030", "R031"}),
+        frozenset({F.WIPES, F.DESTROYS}),
     ),
-    Detector(detect_authorized_keys, ("authorized_keys",), _ANYWHERE, frozenset({"R040", "R041"})),
+    Detector(
+        detect_authorized_keys,
+        ("authorized_keys",),
+        _ANYWHERE,
+        frozenset({F.PLANTS_SSH_KEY, F.CHANGES_AUTHORIZED_KEYS}),
+    ),
     Detector(
         detect_persistence,
         _needles(
@@ -937,14 +941,16 @@ LINE_DETECTORS: Sequence[Detector] = (
             "$profile|config.fish"
         ),
         _COMMANDS,
-        frozenset({"R042", "R043"}),
+        frozenset({F.SCHEDULES_JOB, F.HIJACKS_SHELL_STARTUP}),
     ),
-    Detector(detect_blobs, (), frozenset({CODE}), frozenset({"R050"}), windowed=False, wants=lambda t: len(t) >= 60),
+    Detector(
+        detect_blobs, (), frozenset({CODE}), frozenset({F.ENCODED_BLOB}), windowed=False, wants=lambda t: len(t) >= 60
+    ),
     Detector(
         detect_hidden_text,
         (),
         frozenset({CODE, CONFIG, DATA, INLINE, PROSE, COMMENT}),
-        frozenset({"R062", "R063", "R064"}),
+        frozenset({F.HIDDEN_TAGS, F.HIDDEN_BIDI, F.HIDDEN_ZERO_WIDTH}),
         windowed=False,
         wants=lambda text: not text.isascii(),
     ),
@@ -952,4 +958,4 @@ LINE_DETECTORS: Sequence[Detector] = (
 
 # Every line detector's needles, for the file-wide search that picks the lines worth reading (risk/needles.py).
 LINE_NEEDLES = tuple(sorted({needle for detector in LINE_DETECTORS for needle in detector.needles}))
-FILE_DETECTORS: Sequence[Callable[[TextFile], Iterator[Hit]]] = (detect_minified,)
+FILE_DETECTORS: Sequence[Callable[[TextFile], Iterator[LineFact]]] = (detect_minified,)
