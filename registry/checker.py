@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import sys
 import threading
 import unicodedata
@@ -93,6 +92,7 @@ def check_paths(
     if not score:
         return _read_only(paths, limits)
     from registry.analysis import analyse
+    from registry.workers import fewer_collections
 
     targets: dict[Path, list[tuple[Path, bool]]] = {}  # source -> (folder, exactly that folder)
     for given in paths:
@@ -109,11 +109,12 @@ def check_paths(
         def chosen(location: SkillLocation, wanted: list[tuple[Path, bool]] = wanted) -> bool:
             return _selects(wanted, location.folder)
 
-        analysis = (
-            analyse(source, default_limits=limits, focus=chosen)
-            if whole
-            else _analyse_proportional(source, limits, wanted)
-        )
+        with fewer_collections():
+            analysis = (
+                analyse(source, default_limits=limits, focus=chosen)
+                if whole
+                else _analyse_proportional(source, limits, wanted)
+            )
         prefix = _shown_prefix(source)
         inside = [target for target, _ in wanted]
         for finding in analysis.found.findings:
@@ -235,7 +236,7 @@ def _analyse_skills(locations: list[SkillLocation], limits: Limits, policy: Poli
     threads need) would import it all again before the first skill.
     """
     from registry import skill_jobs
-    from registry.workers import MIN_PARALLEL, Workers
+    from registry.workers import MIN_PARALLEL, Workers, start_worker
 
     jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if jobs == 1 or len(locations) < MIN_PARALLEL:
@@ -250,17 +251,12 @@ def _analyse_skills(locations: list[SkillLocation], limits: Limits, policy: Poli
     chunk = max(1, min(8, len(locations) // (jobs * 8)))  # small: one skill may take a hundred times another
     gc.freeze()  # what the workers inherit (the imported analysis) is left out of their collections
     context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_leave_interrupts)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=start_worker)
     try:
         return list(pool.map(skill_jobs.analyse_skill, locations, repeat(limits), repeat(policy), chunksize=chunk))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # on Ctrl+C, the skills started finish and no other
         gc.unfreeze()
-
-
-def _leave_interrupts() -> None:
-    """Workers ignore Ctrl+C, as the build's do (registry/workers.py): this process stops and says so."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _selects(wanted: list[tuple[Path, bool]], folder: Path) -> bool:

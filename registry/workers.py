@@ -78,7 +78,7 @@ class Workers:
             # threaded process can deadlock; the server imports the package once for every worker.
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["registry.skill_jobs"])
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_start_worker)
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=start_worker)
         return self._pool
 
 
@@ -128,7 +128,7 @@ def _deliver_interrupt(handler: Any, frame: FrameType | None) -> None:
         os.kill(os.getpid(), signal.SIGINT)
 
 
-def _start_worker() -> None:
+def start_worker() -> None:
     """A worker collects as the build process does (BUILD_COLLECTION_THRESHOLDS), and ignores Ctrl+C: a terminal
     sends it to the whole process group, and the build process decides.
 
