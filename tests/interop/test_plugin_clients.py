@@ -211,6 +211,13 @@ def test_claude_code_validates_the_marketplace_strictly(site: Site, tmp_path: Pa
     assert ran.proc.returncode == 0 and "Validation passed" in ran.output, ran.describe()
 
 
+def test_claude_code_validates_the_repositorys_own_marketplace_strictly(tmp_path: Path) -> None:
+    """.claude-plugin/marketplace.json at the root of this repository (tests/test_repository_marketplace.py): its
+    plugins are folders of skills-index/, read where they are."""
+    _, report = validate(tmp_path / "home", REPO_ROOT / ".claude-plugin" / "marketplace.json")
+    assert report["manifest"]["type"] == "marketplace"
+
+
 def test_claude_code_validates_every_plugin_strictly(site: Site, tmp_path: Path) -> None:
     for plugin, names in site.skills.items():
         _, report = validate(tmp_path / "home", site.folder / "plugins" / plugin)

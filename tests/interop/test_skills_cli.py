@@ -25,6 +25,7 @@ import functools
 import json
 import os
 import re
+import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -76,6 +77,7 @@ CLIS = (
 )
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 LISTED = re.compile(r"Skill: ([a-z0-9][a-z0-9-]*)")
+LISTED_LOCAL = re.compile(r"^│ {4}([a-z0-9][a-z0-9-]*)$", re.MULTILINE)  # `add <folder> --list`: a name per line
 
 
 # --------------------------------------------------------------------------- toolchain
@@ -561,3 +563,23 @@ def test_install_from_a_site_under_a_sub_path(sub_path_site: Site, tmp_path: Pat
     outside = {(path, code) for _, path, code in run.requests if not path.startswith("/registry/")}
     assert all(code == 404 for _, code in outside), sorted(outside)
     check_lock(run, sub_path_site, [name])
+
+
+@pytest.mark.parametrize("cli", CLIS, ids=lambda c: c.id)
+def test_adding_this_repository_offers_its_skills_never_its_test_fixtures(cli: Cli, site: Site, tmp_path: Path) -> None:
+    """`npx skills add <this repository>` reads .claude-plugin/marketplace.json (tests/test_repository_marketplace.py)
+    and offers skills-index/'s skills. Without that file every generation searches the whole tree and offers the
+    labelled attack cases of tests/risk_cases too: the copy below shows it, so the file is what keeps them out."""
+    repo = tmp_path / "repository"
+    for part in (".claude-plugin", "skills-index", "tests/risk_cases"):
+        shutil.copytree(REPO_ROOT / part, repo / part)
+    ours = sorted(p.parent.name for p in SKILLS_INDEX.glob("*/*/SKILL.md"))
+
+    run = run_cli(cli, site, tmp_path / "with", "--list", source=str(repo))
+    assert run.proc.returncode == 0, run.describe()
+    assert sorted(set(LISTED_LOCAL.findall(run.output))) == ours, run.describe()
+
+    (repo / ".claude-plugin" / "marketplace.json").unlink()
+    run = run_cli(cli, site, tmp_path / "without", "--list", source=str(repo))
+    assert run.proc.returncode == 0, run.describe()
+    assert len(set(LISTED_LOCAL.findall(run.output))) > len(ours), run.describe()
