@@ -39,7 +39,6 @@ from registry.emit.context import (
     publisher_index_pages,
 )
 from registry.emit.highlight import HighlightCache
-from registry.emit.output import digest_of
 from registry.emit.page_cache import PageCache
 from registry.emit.urls import FileHomes, SiteUrls
 from registry.emit.writer import SiteWriter
@@ -282,7 +281,7 @@ class HtmlEmitter:
         self._card_keys: dict[str, str] = {}  # each card as its listing pages' keys read it
         self.page_cache: PageCache | None = None  # the site-wide pages of a build with state (emit/page_cache.py)
 
-    def _render(self, template: str, page_file: str, root: str | None = None, **context) -> str:
+    def _render(self, template: str, page_file: str, root: str | None = None, **context) -> None:
         html = self.env.get_template(template).render(
             site=self.site,
             root=SiteUrls.root_from(page_file) if root is None else root,
@@ -290,7 +289,6 @@ class HtmlEmitter:
             **context,
         )
         self.writer.write_text(page_file, html)
-        return html
 
     def skill_page(
         self,
@@ -443,9 +441,9 @@ class HtmlEmitter:
             if cache is not None and cache.keep(keys[index], page_file, known.get(keys[index])):
                 continue
             page = ListingPage(sort=sort, nav=nav, cards=[self.card_html(card, root) for card in cards], sorts=sorts)
-            html = self._render(template, page_file, root=root, listing=listing, page=page, nav=nav, **shown, **context)
+            self._render(template, page_file, root=root, listing=listing, page=page, nav=nav, **shown, **context)
             if cache is not None:
-                cache.record(keys[index], digest_of(html.encode("utf-8", "surrogateescape")))
+                cache.record(keys[index], page_file)
 
     def _listing_nav(
         self, listing: Listing, sort: Sort, total: int, number: int, root: str

@@ -44,9 +44,11 @@ class PageCache:
         self.kept += 1
         return True
 
-    def record(self, key: str, digest: str) -> None:
-        self._fresh.append((key, digest.encode("ascii")))
+    def record(self, key: str, page_file: str) -> None:
+        """Remember the page just written under `key`, by the digest the site output took of its bytes."""
         self.rendered += 1
+        if self.writer is not None:
+            self._fresh.append((key, self.writer.desired[page_file].encode("ascii")))
 
     def finish(self) -> None:
         """Save the pages rendered now and forget those no page used."""
