@@ -19,7 +19,7 @@ import time
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from registry.config import NETLIFY_TOML
 
@@ -151,7 +151,8 @@ def serve_site(server: SiteServer, rebuild: Callable[[set[str]], None] | None = 
     raised while a finaliser runs ("Exception ignored in ..."), so an interrupt that lands there would
     be lost and the server would run on. The signal sets `stop` instead, which the watcher checks every
     100 ms; only during a rebuild does it also raise KeyboardInterrupt, to end the build at once (were
-    that exception lost, the build would finish and the loop would still see `stop`).
+    that exception lost, the build would finish and the loop would still see `stop`). Such a dropped
+    interrupt is not printed either: Python would show it as a traceback although nothing went wrong.
     """
     import watchfiles
 
@@ -165,6 +166,8 @@ def serve_site(server: SiteServer, rebuild: Callable[[set[str]], None] | None = 
             raise KeyboardInterrupt
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = functools.partial(_quiet_interrupts, previous_hook)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -186,8 +189,16 @@ def serve_site(server: SiteServer, rebuild: Callable[[set[str]], None] | None = 
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        sys.unraisablehook = previous_hook
         server.shutdown()
         server.server_close()
+
+
+def _quiet_interrupts(previous: Callable[[Any], object], unraisable: Any) -> None:
+    """sys.unraisablehook while serving: an interrupt dropped in a finaliser has set `stop` already; say nothing."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        return
+    previous(unraisable)
 
 
 class _Flag:

@@ -150,3 +150,31 @@ def _wait_line(lines: list[tuple[float, str]], needle: str, timeout: float) -> b
 
 def _shown(lines: list[tuple[float, str]]) -> str:
     return "\n".join(text for _, text in list(lines))[-4000:]
+
+
+def test_an_interrupt_dropped_in_a_finaliser_while_serving_is_not_reported(tmp_path, monkeypatch):
+    """Python drops a KeyboardInterrupt raised while a finaliser runs and prints it as a traceback; `serve` has
+    already set its stop flag when that happens, so the traceback says nothing true. Other exceptions dropped
+    there still reach the hook that was in place (here a recorder, standing for Python's printer)."""
+    from registry import serve as serving
+
+    class Dropped:
+        def __init__(self, error: BaseException):
+            self.error = error
+
+        def __del__(self):
+            raise self.error
+
+    reported: list[type] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: reported.append(unraisable.exc_type))
+    server = serving.make_server(tmp_path, "127.0.0.1", 0)
+
+    def wait(seconds: float) -> None:  # serve's loop: its first wait drops both, then Ctrl+C arrives
+        Dropped(KeyboardInterrupt())
+        Dropped(ValueError("kept"))
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(serving.time, "sleep", wait)
+    serving.serve_site(server)
+    assert reported == [ValueError]
+    assert sys.unraisablehook is not None and sys.unraisablehook.__name__ == "<lambda>"  # given back
