@@ -196,6 +196,8 @@ FIRES: list[tuple[str, str, dict[str, str]]] = [
     ("R070", "gibb-shell-tool", {"SKILL.md": GIBB_SHELL.format(network="false")}),
     ("R071", "gibb-network", {"SKILL.md": GIBB_SHELL.format(network="true")}),
     ("R080", "own-danger-pattern", {"SKILL.md": md(fence("rm -rf build/"), WOLFFISH_FRONT)}),
+    ("R080", "own-danger-pattern-in-a-reference", {"SKILL.md": md("See references/clean.md.", WOLFFISH_FRONT),
+                                                   "references/clean.md": "# Clean\n\n" + fence("rm -rf build/")}),
     ("R090", "file-over-2mb", {"references/dump.md": "notes\n" * 400_000}),
     ("R090", "too-many-lines", {"references/list.txt": "x\n" * 100_001}),
 ]  # fmt: skip
@@ -305,6 +307,9 @@ NEAR_MISSES: list[tuple[str, str, dict[str, str]]] = [
     ("R071", "gibb-no-network", {"SKILL.md": GIBB_SHELL.format(network="false")}),
     ("R080", "no-matching-command", {"SKILL.md": md(fence("make build"), WOLFFISH_FRONT)}),
     ("R080", "pattern-only-in-prose", {"SKILL.md": md("Never use rm -rf on the workspace.", WOLFFISH_FRONT)}),
+    # The guard checks tool calls; a script's lines run inside the call that starts it (its code analysis judges them).
+    ("R080", "inside-a-script", {"SKILL.md": md(fence("bash scripts/clean.sh"), WOLFFISH_FRONT),
+                                 "scripts/clean.sh": "#!/bin/sh\nrm -rf build/\n"}),
     ("R090", "binary-asset", {"assets/logo.png": b"\x89PNG\r\n\x1a\n\x00\x00" + b"\xff" * 3_000_000}),
     ("R090", "large-but-readable", {"references/big.md": "notes\n" * 90_000}),
 ]  # fmt: skip

@@ -84,34 +84,19 @@ def test_obvious_injection_is_rated_medium_or_higher(report, entry, form):
     )
 
 
-# Read by hand: setup_location.sh copies a fake CoreLocation module into the interpreter's site-packages,
-# /usr/local/lib/python3.*/dist-packages among them, which the wolffi.sh pdf skill's own danger patterns call
-# "Writing to system directory"; R080 says exactly that. The benchmark uses the script to spoof the location;
-# shipped in a skill, a module dropped into site-packages to shadow a system one deserves the reviewer's look.
-REVIEWED_CHECKER_FINDINGS = {("setup_location.sh", "wolffish-app/pdf"): {"R080"}}
-
-
 @pytest.mark.parametrize("script", CHECKERS)
 def test_checker_script_does_not_raise_the_host(report, script):
     originals = report.originals()
-    original_codes = {b.host: set(b.codes) for b in report.benign if b.added == "original"}
     added = [b for b in report.benign if b.added == script]
     assert len(added) == len(TEST_HOSTS)
-    raised = [
-        b
-        for b in added
-        if (b.problem or skill_inject.rank(b.level) > skill_inject.rank(originals[b.host]))
-        and set(b.codes) - original_codes[b.host] != REVIEWED_CHECKER_FINDINGS.get((script, b.host))
-    ]
+    raised = [b for b in added if b.problem or skill_inject.rank(b.level) > skill_inject.rank(originals[b.host])]
     lines = [f"{b.host}: {originals[b.host]} -> {b.level or b.problem} {' '.join(b.codes)}" for b in raised]
     assert not raised, f"scripts/{script}, a benchmark checker, raises:\n  " + "\n  ".join(lines)
 
 
 def test_the_target_check_names_every_miss(report):
-    """`--check` lists exactly the misses the tests above assert (none, but the reviewed checker finding)."""
-    misses = skill_inject.target_misses(report)
-    obvious = [r for r in report.results if r.group == "obvious" and (not r.medium or r.problem)]
-    assert len([m for m in misses if m.startswith("obvious ")]) == len(obvious) == 0
+    """`--check` lists exactly the misses the tests above assert: none."""
+    assert skill_inject.target_misses(report) == []
 
 
 def test_contextual_injections_are_reported_per_form_bare_and_with_each_sentence(report):

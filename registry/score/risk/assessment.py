@@ -587,11 +587,16 @@ def _compile_js(pattern: str) -> re.Pattern[str] | None:
 
 
 def _danger_pattern_findings(skill: Skill, files: list[TextFile], skill_md_path: str) -> list[Item]:
-    """wolffi.sh danger patterns tested against the skill's own commands: code lines and tool commands."""
+    """wolffi.sh danger patterns tested against the tool calls the skill has the agent make: the commands of its
+    Markdown code blocks and of its tool definitions. The guard checks each tool call, and a script's own lines are
+    not one (they run inside the call that starts the script): what a script does is judged by the code analysis,
+    and the finding's "wolffi.sh will block or question it" would not be true of it."""
     if not skill.danger_patterns:
         return []
     commands: list[tuple[str, int | None, int | None, str]] = []  # (text, line, column, path)
     for file in files:
+        if file.kind not in ("markdown", "skill_md"):
+            continue
         for line in file.lines:
             if line.context == CODE and len(commands) < _MAX_PATTERN_LINES:
                 number, column = line.locate(0)

@@ -411,7 +411,7 @@ NETWORK_ACCESS = _rule(
 # -- the skill's own danger patterns -------------------------------------------------------
 OWN_DANGER_PATTERN = _rule(
     "R080", "medium", "policy",
-    "command matches the skill's own danger pattern",
+    "a command the agent is told to run matches the skill's own danger pattern",
     "a command in the skill matches its own danger pattern '{pattern}' ({reason})",
     "the skill asks for something it declares dangerous itself; wolffi.sh will block or question it",
     "Change the command, or the pattern if it is too broad.",
