@@ -420,6 +420,20 @@ def risk_markdown() -> str:
             for row in facts.TABLE
         ),
         "",
+        "### What the prose, every-byte and family analysers read, and their rules",
+        "",
+        "The instruction analysis (`registry/score/instructions/`), the every-byte analysis",
+        "(`registry/score/every_byte/`) and the family modules that read text report facts too: the order a sentence",
+        "gives the agent, what a file's bytes hold. Each package declares the rows of its facts beside its rules",
+        "(`ROWS`); `FACTS` in `registry/score/risk/assessment.py` joins them into one table, read like the one above.",
+        "",
+        _row(["fact", "when", "rule", "level"]),
+        _row(["---"] * 4),
+        *(
+            _row([row.shape, row.when or "always", f"{row.rule.code} {row.rule.title}", row.rule.level])
+            for row in assessment.FACTS.rows
+        ),
+        "",
         "### Coverage: how each file was read",
         "",
         "The card lists every file with how it was read. Nothing is skipped silently: a file that could not be",

@@ -213,3 +213,4 @@ class AnalyserResult:
     uses: list[Use] = field(default_factory=list)
     coverage: list[Coverage] = field(default_factory=list)
     items: list[Any] = field(default_factory=list)  # risk.Item: a finding with its rule and parameters
+    facts: list[Any] = field(default_factory=list)  # risk.facts.Fact: what was read, given its rule by the fact table

@@ -30,6 +30,10 @@ invisible characters inside URLs and file names, look-alike hosts, hard-coded se
 resource abuse (miners, fork bombs, request floods). `contacted_lookalikes` (a risk.CARD_RULES
 entry) rates a look-alike host high when any analyser saw the skill contact it.
 
+The checks report facts (what the bytes hold, where, and the values read); each module's `ROWS` gives each fact its
+rule, and risk/assessment.py joins them into the one fact table. `contacted_lookalikes` alone makes findings: it is
+a card rule, reading the card's facts.
+
 Bounds: each module states its own (members.py those of archives and documents, binaries.py those of
 binaries). Every regex has bounded repetitions or runs after a cheap substring test. Nothing from a
 skill is executed, imported or unmarshalled.
@@ -61,11 +65,12 @@ from registry.score.every_byte.probe import (
     SECRET_HITS,
     SEP,
     WALLET_HITS,
-    _item,
+    _fact,
     probe,
 )
 from registry.score.every_byte.resources import _resources
 from registry.score.every_byte.secrets import _secrets, is_placeholder
+from registry.score.risk.facts import Row
 from registry.score.risk.lines import TextFile, is_binary
 from registry.score.risk.rules import RiskRule, show
 from registry.score.vocabulary import host_of
@@ -73,6 +78,7 @@ from registry.score.vocabulary import host_of
 __all__ = [
     "MAX_MEMBERS",
     "MAX_MEMBER_BYTES",
+    "ROWS",
     "RULES",
     "Exploration",
     "analyse",
@@ -96,6 +102,17 @@ RULES: tuple[RiskRule, ...] = (
     *secrets.RULES,
     *resources.RULES,
 )
+# What the checks find and the rule each fact is given: the package's rows of the one fact table, each module's
+# beside its rules.
+ROWS: tuple[Row, ...] = (
+    *members.ROWS,
+    *binaries.ROWS,
+    *padding.ROWS,
+    *characters.ROWS,
+    *lookalikes.ROWS,
+    *secrets.ROWS,
+    *resources.ROWS,
+)
 
 
 # -- the analyser --------------------------------------------------------------------------
@@ -114,11 +131,11 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
         path = shown_path(note.name)
         if note.how:
             result.coverage.append(Coverage(path, note.how, note.detail))
-        if note.rule is not None:
+        if note.shape:
             params = dict(note.params)
             if "path" in params:
                 params["path"] = shown_path(params["path"])
-            result.items.append(_item(note.rule, path, note.line, note.excerpt, **params))
+            result.facts.append(_fact(note.shape, path, note.line, note.excerpt, **params))
     for name, url, detail in exploration.hosts:
         host = host_of(url)
         if host:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 
 from registry.score.card import FROM_CODE, HOST, NOT_ANALYSED, READ_BINARY, AnalyserResult, Coverage, Use
-from registry.score.every_byte.lookalikes import LOOKALIKE_HOST_MENTIONED, lookalike
-from registry.score.every_byte.members import BYTES_NOT_ANALYSED, EMBEDDED_OBJECT, OFFICE_MACROS
-from registry.score.every_byte.probe import _item
+from registry.score.every_byte.lookalikes import LOOKALIKE_NAMED, lookalike
+from registry.score.every_byte.members import EMBEDS, MACROS, UNREADABLE
+from registry.score.every_byte.probe import _fact
+from registry.score.risk.facts import Row
 from registry.score.risk.rules import METADATA, RiskRule, _rule, show
 from registry.score.vocabulary import host_of
 
@@ -37,6 +38,10 @@ COMPILED_OR_NATIVE = _rule(
 
 # The rules declared here; the package's RULES gathers every module's, R150-R169 in order.
 RULES: tuple[RiskRule, ...] = (COMPILED_OR_NATIVE,)
+
+# What the checks below find, and the rule each fact is given (rows of the one fact table).
+COMPILED = "compiled code or a native executable"
+ROWS = (Row(COMPILED, COMPILED_OR_NATIVE),)
 
 
 # -- binaries ------------------------------------------------------------------------------
@@ -115,23 +120,23 @@ def _binary(name: str, path: str, data: bytes, result: AnalyserResult) -> None:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         reason = "UTF-16 text: not read as text"
         result.coverage.append(Coverage(path, NOT_ANALYSED, reason))
-        result.items.append(_item(BYTES_NOT_ANALYSED, path, None, "", path=path, reason=reason))
+        result.facts.append(_fact(UNREADABLE, path, None, "", path=path, reason=reason))
     elif found is None:
         reason = f"unknown binary format ({len(data):,} bytes)"
         result.coverage.append(Coverage(path, NOT_ANALYSED, reason))
-        result.items.append(_item(BYTES_NOT_ANALYSED, path, None, "", path=path, reason=reason))
+        result.facts.append(_fact(UNREADABLE, path, None, "", path=path, reason=reason))
     else:
         what, family = found
         result.coverage.append(Coverage(path, READ_BINARY, f"{what}: magic number and strings read"))
         if family == EXECUTABLE:
-            result.items.append(_item(COMPILED_OR_NATIVE, path, None, show(repr(data[:16])), path=path, format=what))
+            result.facts.append(_fact(COMPILED, path, None, show(repr(data[:16])), path=path, format=what))
         elif family == OLE and _VBA_STREAM in data[:STRINGS_BYTES] and not name.lower().endswith("vbaproject.bin"):
-            result.items.append(_item(OFFICE_MACROS, path, None, "", path=path, what="a VBA macro project"))
+            result.facts.append(_fact(MACROS, path, None, "", path=path, what="a VBA macro project"))
         elif family == DOCUMENT:
             head = data[:STRINGS_BYTES]
             actions = [text for marker, text in _PDF_ACTIVE if marker in head]
             if actions:
-                result.items.append(_item(EMBEDDED_OBJECT, path, None, "", path=path, what=" and ".join(actions)))
+                result.facts.append(_fact(EMBEDS, path, None, "", path=path, what=" and ".join(actions)))
     hosts = 0
     head = data[:STRINGS_BYTES]
     urls = [m.group(0).decode("ascii", "replace") for m in _URL_BYTES.finditer(head)]
@@ -150,6 +155,4 @@ def _binary(name: str, path: str, data: bytes, result: AnalyserResult) -> None:
             Use(HOST, host, path, None, FROM_CODE, "look-alike host" if verdict else "", "mention", show(url))
         )
         if verdict:
-            result.items.append(
-                _item(LOOKALIKE_HOST_MENTIONED, path, None, show(url), host=host, why_lookalike=verdict)
-            )
+            result.facts.append(_fact(LOOKALIKE_NAMED, path, None, show(url), host=host, why_lookalike=verdict))

@@ -11,7 +11,8 @@ import re
 import unicodedata
 
 from registry.score.card import AnalyserResult
-from registry.score.every_byte.probe import PER_FILE, _item
+from registry.score.every_byte.probe import PER_FILE, _fact
+from registry.score.risk.facts import Row
 from registry.score.risk.lines import INLINE, PROSE, TextFile
 from registry.score.risk.rules import EVERYWHERE, METADATA, RiskRule, _rule, show
 
@@ -56,6 +57,12 @@ RULES: tuple[RiskRule, ...] = (
     INVISIBLE_IN_NAME,
 )
 
+# What the checks below find, and the rule each fact is given (rows of the one fact table).
+BIDI = "bidirectional controls in text without right-to-left script"
+INVISIBLE_URL = "an invisible character inside a URL"
+INVISIBLE_NAME = "an invisible or bidirectional character in a file name"
+ROWS = (Row(BIDI, BIDI_IN_TEXT), Row(INVISIBLE_URL, INVISIBLE_IN_URL), Row(INVISIBLE_NAME, INVISIBLE_IN_NAME))
+
 
 # -- invisible and bidirectional characters ------------------------------------------------
 
@@ -79,7 +86,7 @@ def _names(chars: list[str]) -> str:
 def _file_name(name: str, path: str, result: AnalyserResult) -> None:
     chars = _INVISIBLE.findall(name) + _CONTROL_NAME.findall(name)
     if chars:
-        result.items.append(_item(INVISIBLE_IN_NAME, path, None, show(name), name=show(name), names=_names(chars)))
+        result.facts.append(_fact(INVISIBLE_NAME, path, None, show(name), name=show(name), names=_names(chars)))
 
 
 def _hidden_characters(file: TextFile, result: AnalyserResult) -> None:
@@ -93,8 +100,8 @@ def _hidden_characters(file: TextFile, result: AnalyserResult) -> None:
             hidden = _INVISIBLE.findall(match.group(0))
             if hidden:
                 number, column = line.locate(match.start())
-                result.items.append(
-                    _item(INVISIBLE_IN_URL, line.path, number, show(match.group(0)), column,
+                result.facts.append(
+                    _fact(INVISIBLE_URL, line.path, number, show(match.group(0)), column,
                           url=show(match.group(0)), names=_names(hidden))
                 )  # fmt: skip
                 count += 1
@@ -107,8 +114,8 @@ def _hidden_characters(file: TextFile, result: AnalyserResult) -> None:
                 number, column = line.locate(start)
                 target = _COMMAND_OR_URL.search(text)
                 where = ", around a command or address" if target else ""
-                result.items.append(
-                    _item(BIDI_IN_TEXT, line.path, number, show(text[max(0, start - 40) : start + 80]), column,
+                result.facts.append(
+                    _fact(BIDI, line.path, number, show(text[max(0, start - 40) : start + 80]), column,
                           names=_names(bidi), where=where)
                 )  # fmt: skip
                 count += 1

@@ -18,7 +18,8 @@ from rapidfuzz.distance import OSA
 from registry.model import Skill
 from registry.score.card import FROM_CODE, FROM_INSTRUCTIONS, HOST, AnalyserResult, CapabilityCard, Use
 from registry.score.every_byte.characters import _INVISIBLE
-from registry.score.every_byte.probe import PER_FILE, _item, _line_numbers, _lines_on
+from registry.score.every_byte.probe import PER_FILE, _fact, _item, _line_numbers, _lines_on
+from registry.score.risk.facts import Row
 from registry.score.risk.lines import CODE, CONFIG, DATA, INLINE, TextFile
 from registry.score.risk.rules import EVERYWHERE, METADATA, Item, RiskRule, _rule, show
 from registry.score.vocabulary import host_of
@@ -50,6 +51,10 @@ RULES: tuple[RiskRule, ...] = (
     LOOKALIKE_HOST_CONTACTED,
     LOOKALIKE_HOST_MENTIONED,
 )
+
+# What the checks below find, and the rule each fact is given (rows of the one fact table).
+LOOKALIKE_NAMED = "names a look-alike host"
+ROWS = (Row(LOOKALIKE_NAMED, LOOKALIKE_HOST_MENTIONED),)
 
 
 # -- hosts ---------------------------------------------------------------------------------
@@ -249,8 +254,8 @@ def _hosts(file: TextFile, data: bytes, offsets: list[int], own: frozenset[str],
             detail = "fetch" if contacted else "mention"
             result.uses.append(Use(HOST, host, line.path, number, origin, "look-alike host", detail, show(text)))
             if not contacted:
-                result.items.append(
-                    _item(LOOKALIKE_HOST_MENTIONED, line.path, number, show(url), column, host=host,
+                result.facts.append(
+                    _fact(LOOKALIKE_NAMED, line.path, number, show(url), column, host=host,
                           why_lookalike=verdict)
                 )  # fmt: skip
             count += 1

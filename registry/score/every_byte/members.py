@@ -42,6 +42,7 @@ from pathlib import PurePosixPath
 
 from registry.score.card import NOT_ANALYSED, READ_MEMBERS, READ_TEXT
 from registry.score.every_byte.probe import PER_FILE, SEP
+from registry.score.risk.facts import Row
 from registry.score.risk.rules import EVERYWHERE, METADATA, RiskRule, _rule, show
 
 MAX_MEMBERS = 1000  # members read per skill, every archive together
@@ -148,6 +149,24 @@ RULES: tuple[RiskRule, ...] = (
     DOCUMENT_COMMENTS,
 )
 
+# What the checks below find, and the rule each fact is given (rows of the one fact table).
+UNREADABLE = "a file or member could not be read"
+ENCRYPTED = "an archive member is encrypted"
+BOMB = "a compressed member expands past any reason"
+MACROS = "a document holds macros"
+EMBEDS = "a document embeds an object or a remote template"
+HIDES_CONTENT = "a document hides content"
+COMMENTS = "a document holds comments"
+ROWS = (
+    Row(UNREADABLE, BYTES_NOT_ANALYSED),
+    Row(ENCRYPTED, ENCRYPTED_MEMBER),
+    Row(BOMB, COMPRESSION_BOMB),
+    Row(MACROS, OFFICE_MACROS),
+    Row(EMBEDS, EMBEDDED_OBJECT),
+    Row(HIDES_CONTENT, HIDDEN_DOCUMENT_CONTENT),
+    Row(COMMENTS, DOCUMENT_COMMENTS),
+)
+
 
 # -- exploring archives --------------------------------------------------------------------
 
@@ -159,7 +178,7 @@ class Note:
     name: str  # the contents key ("a.zip", "a.zip!/x.py", "a.docx!/word/document.xml.txt")
     how: str = ""  # a coverage "how", or "" for a finding only
     detail: str = ""
-    rule: RiskRule | None = None
+    shape: str = ""  # what a finding found (a fact shape of ROWS), or "" for coverage only
     params: dict = field(default_factory=dict)
     line: int | None = None
     excerpt: str = ""
@@ -256,7 +275,7 @@ def explore(contents: Mapping[str, bytes]) -> Exploration:
             f"{budget.skipped:,} members past the {MAX_MEMBERS:,} members or {MAX_EXPANDED_BYTES // 2**20} MB "
             "read per skill"
         )
-        result.notes.append(Note(found[0][0], "", "", BYTES_NOT_ANALYSED, {"path": found[0][0], "reason": reason}))
+        result.notes.append(Note(found[0][0], "", "", UNREADABLE, {"path": found[0][0], "reason": reason}))
     _cache = (key, result)
     return result
 
@@ -266,9 +285,9 @@ def expand(contents: Mapping[str, bytes]) -> Mapping[str, bytes]:
     return explore(contents).members
 
 
-def _unread(result: Exploration, name: str, reason: str, rule: RiskRule = BYTES_NOT_ANALYSED, **params) -> None:
+def _unread(result: Exploration, name: str, reason: str, shape: str = UNREADABLE, **params) -> None:
     result.described.add(name)
-    result.notes.append(Note(name, NOT_ANALYSED, reason, rule, {"path": name, "reason": reason, **params}))
+    result.notes.append(Note(name, NOT_ANALYSED, reason, shape, {"path": name, "reason": reason, **params}))
 
 
 def _open(name: str, data: bytes, depth: int, result: Exploration, budget: _Budget) -> None:
@@ -330,13 +349,13 @@ def _open_zip(name: str, data: bytes, depth: int, result: Exploration, budget: _
             continue
         if info.flag_bits & 0x1:
             reason = "encrypted: cannot be read without its password"
-            _unread(result, member, reason, ENCRYPTED_MEMBER)
+            _unread(result, member, reason, ENCRYPTED)
             continue
         ratio = info.file_size / max(1, info.compress_size)
         if info.file_size > MAX_MEMBER_BYTES:
             if ratio > MAX_RATIO:
                 what = f"expands {info.compress_size:,} bytes to {info.file_size:,} (ratio {ratio:,.0f}:1)"
-                _unread(result, member, f"compression bomb: {what}", COMPRESSION_BOMB, what=what)
+                _unread(result, member, f"compression bomb: {what}", BOMB, what=what)
             else:
                 _unread(
                     result, member, f"{info.file_size:,} bytes, over the {MAX_MEMBER_BYTES // 2**20} MB read per member"
@@ -351,7 +370,7 @@ def _open_zip(name: str, data: bytes, depth: int, result: Exploration, budget: _
             continue
         if len(body) > MAX_MEMBER_BYTES:
             what = f"declares {info.file_size:,} bytes but expands past {MAX_MEMBER_BYTES:,}"
-            _unread(result, member, f"compression bomb: {what}", COMPRESSION_BOMB, what=what)
+            _unread(result, member, f"compression bomb: {what}", BOMB, what=what)
             continue
         budget.members -= 1
         budget.bytes -= len(body)
@@ -400,7 +419,7 @@ def _open_compressed(name: str, data: bytes, kind: str, depth: int, result: Expl
     if len(body) > limit:
         what = f"expands {len(data):,} bytes past {MAX_MEMBER_BYTES:,}"
         if len(data) * MAX_RATIO < MAX_MEMBER_BYTES:
-            _unread(result, member, f"compression bomb: {what}", COMPRESSION_BOMB, what=what)
+            _unread(result, member, f"compression bomb: {what}", BOMB, what=what)
         else:
             _unread(result, member, f"over the {MAX_MEMBER_BYTES // 2**20} MB read per member")
         result.notes.append(Note(name, READ_MEMBERS, f"{kind} stream: its content is over the limit"))
@@ -439,7 +458,7 @@ def _open_tar(
                 if info.size > MAX_MEMBER_BYTES:
                     if info.size > size * MAX_RATIO:
                         what_bomb = f"expands to {info.size:,} bytes from a {size:,}-byte archive"
-                        _unread(result, member, f"compression bomb: {what_bomb}", COMPRESSION_BOMB, what=what_bomb)
+                        _unread(result, member, f"compression bomb: {what_bomb}", BOMB, what=what_bomb)
                     else:
                         _unread(
                             result,
@@ -460,7 +479,7 @@ def _open_tar(
                 result,
                 name,
                 f"compression bomb: {reason}",
-                COMPRESSION_BOMB,
+                BOMB,
                 what=f"expands past {MAX_STREAM_BYTES:,} bytes",
             )
         else:
@@ -520,9 +539,9 @@ def _office_member(
     base = lower.rsplit("/", 1)[-1]
     if base == "vbaproject.bin" or (lower.startswith(("basic/", "scripts/")) and not lower.endswith("/")):
         what = "a VBA macro project (vbaProject.bin)" if base == "vbaproject.bin" else f"macros ({part})"
-        result.notes.append(Note(member, "", "", OFFICE_MACROS, {"path": member, "what": what}))
+        result.notes.append(Note(member, "", "", MACROS, {"path": member, "what": what}))
     elif "/embeddings/" in lower or base.startswith("oleobject") or re.match(r"object \d+/", lower):
-        result.notes.append(Note(member, "", "", EMBEDDED_OBJECT, {"path": doc, "what": f"embeds {part}"}))
+        result.notes.append(Note(member, "", "", EMBEDS, {"path": doc, "what": f"embeds {part}"}))
     if lower.endswith(".rels"):
         _relations(doc, member, body, result)
     if _TEXT_PART.match(part) and (office != "OpenDocument" or lower in ("content.xml", "meta.xml", "styles.xml")):
@@ -571,7 +590,7 @@ def _relations(doc: str, member: str, body: bytes, result: Exploration) -> None:
             result.hosts.append((member, target, "fetch" if loads else "mention"))
         if loads and not target.lower().startswith("mailto:"):
             what = f"loads {show(target)} when opened ({kind})"
-            result.notes.append(Note(member, "", "", EMBEDDED_OBJECT, {"path": doc, "what": what}))
+            result.notes.append(Note(member, "", "", EMBEDS, {"path": doc, "what": what}))
 
 
 _FALSE = ("0", "false", "off")
@@ -614,7 +633,7 @@ def _part_text(member: str, part: str, body: bytes, result: Exploration) -> str 
         if count:
             first = next((line for line in lines if line.strip()), "")
             result.notes.append(
-                Note(text_name, "", "", DOCUMENT_COMMENTS,
+                Note(text_name, "", "", COMMENTS,
                      {"path": member, "count": count, "text": show(first)[:80] or "(empty)"}, 1 if lines else None)
             )  # fmt: skip
     for number, what, text in hidden[:PER_FILE]:
@@ -632,9 +651,9 @@ def _hidden_note(text_name: str, path: str, what: str, number: int, text: str, w
 
     order = hidden_channels.document_order(text)
     if order is None:
-        return Note(text_name, "", "", HIDDEN_DOCUMENT_CONTENT, {"path": path, "what": what}, number, show(text))
+        return Note(text_name, "", "", HIDES_CONTENT, {"path": path, "what": what}, number, show(text))
     params = {"where": where, "how": how, "what": order}
-    return Note(text_name, "", "", hidden_channels.HIDDEN_DOCUMENT_ORDER, params, number, show(text))
+    return Note(text_name, "", "", hidden_channels.ORDERS_IN_HIDDEN_DOCUMENT, params, number, show(text))
 
 
 _SHEET_PART = re.compile(
@@ -683,7 +702,7 @@ def _hidden_sheets(doc: str, parts: dict[str, bytes], result: Exploration) -> No
         cells = _sheet_cells(parts.get(part), strings)
         if cells is None:
             params = {"path": f"{doc}{SEP}xl/workbook.xml", "what": what}
-            result.notes.append(Note(book_text, "", "", HIDDEN_DOCUMENT_CONTENT, params, listed_at, show(sheet)))
+            result.notes.append(Note(book_text, "", "", HIDES_CONTENT, params, listed_at, show(sheet)))
             continue
         if hidden_channels.plain_values(cells):
             continue

@@ -12,7 +12,8 @@ import itertools
 import re
 
 from registry.score.card import AnalyserResult
-from registry.score.every_byte.probe import PER_FILE, SEP, _item
+from registry.score.every_byte.probe import PER_FILE, SEP, _fact
+from registry.score.risk.facts import Row
 from registry.score.risk.lines import file_kind
 from registry.score.risk.rules import EVERYWHERE, RiskRule, _rule, show
 
@@ -59,6 +60,12 @@ RULES: tuple[RiskRule, ...] = (
     PADDED_PAYLOAD,
     LONG_LINE,
 )
+
+# What the checks below find, and the rule each fact is given (rows of the one fact table).
+PADDED = "content after long padding"
+PADDED_ORDERS = "commands or instructions after long padding"
+OVERLONG = "a line far past any reader's width"
+ROWS = (Row(PADDED, PADDING), Row(PADDED_ORDERS, PADDED_PAYLOAD), Row(OVERLONG, LONG_LINE))
 
 
 # -- padding and long lines ----------------------------------------------------------------
@@ -137,14 +144,14 @@ def _report_padding(
     if payload is not None:
         kind = _KIND_WORDS[payload.lastgroup or "command"]
         excerpt = show(hidden[max(0, payload.start() - 40) : payload.end() + 60])
-        result.items.append(
-            _item(PADDED_PAYLOAD, path, start, excerpt, column, what=what, start=start, hidden=excerpt, kind=kind,
+        result.facts.append(
+            _fact(PADDED_ORDERS, path, start, excerpt, column, what=what, start=start, hidden=excerpt, kind=kind,
                   what_short=what)
         )  # fmt: skip
     else:
         excerpt = show(hidden)
-        result.items.append(
-            _item(PADDING, path, start, excerpt, column, what=what, start=start, what_short=f"{what} then content")
+        result.facts.append(
+            _fact(PADDED, path, start, excerpt, column, what=what, start=start, what_short=f"{what} then content")
         )
 
 
@@ -170,7 +177,7 @@ def _long_line(name: str, path: str, data: bytes, result: AnalyserResult) -> Non
         if len(text) <= LINE_WIDTH:
             continue
         number = index + 1
-        result.items.append(
-            _item(LONG_LINE, path, number, show(text[LINE_WIDTH - 60 : LINE_WIDTH + 60]), 1, length=f"{len(text):,}")
+        result.facts.append(
+            _fact(OVERLONG, path, number, show(text[LINE_WIDTH - 60 : LINE_WIDTH + 60]), 1, length=f"{len(text):,}")
         )
         return

@@ -5,13 +5,15 @@
   lower-cased bytes; secrets.py, resources.py, lookalikes.py and characters.py read a file only when it
   has their needles, and only the lines they land on (`_line_numbers`, `_lines_on`);
 - SEP, how a member is named (`<file>!/<member>`), and PER_FILE, the findings of one check per file;
-- `_item`: a finding with the values its rule's message is filled with.
+- `_fact`: what a check found, with the values the message of its rule (the fact table's) is filled with;
+- `_item`: a finding of a card rule, which reads the card.
 """
 
 from __future__ import annotations
 
 import ahocorasick_rs
 
+from registry.score.risk.facts import Fact
 from registry.score.risk.lines import Line, TextFile
 from registry.score.risk.rules import Item, RiskRule, show
 
@@ -20,6 +22,11 @@ PER_FILE = 5
 
 
 # -- the findings' form --------------------------------------------------------------------
+
+
+def _fact(shape: str, where: str, line: int | None, excerpt: str, column: int | None = None, /, **params) -> Fact:
+    shown = excerpt or show(str(params.get("what") or params.get("reason") or params.get("format") or where))
+    return Fact(shape, where, line, column, shown, params)
 
 
 def _item(rule: RiskRule, where: str, line: int | None, excerpt: str, column: int | None = None, /, **params) -> Item:

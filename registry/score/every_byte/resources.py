@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from registry.score.card import AnalyserResult
-from registry.score.every_byte.probe import PER_FILE, _item, _line_numbers, _lines_on
+from registry.score.every_byte.probe import PER_FILE, _fact, _line_numbers, _lines_on
+from registry.score.risk.facts import Row
 from registry.score.risk.lines import CODE, CONFIG, DATA, INLINE, Line, TextFile
 from registry.score.risk.rules import COMMANDS_AND_INLINE, RiskRule, _rule, show
 
@@ -43,6 +44,11 @@ RULES: tuple[RiskRule, ...] = (
     RESOURCE_HIJACK,
     REQUEST_FLOOD,
 )
+
+# What the checks below find, and the rule each fact is given (rows of the one fact table).
+MINER = "a crypto miner or fork bomb"
+FLOOD = "a request flood"
+ROWS = (Row(MINER, RESOURCE_HIJACK), Row(FLOOD, REQUEST_FLOOD))
 
 
 # -- resource abuse ------------------------------------------------------------------------
@@ -111,41 +117,41 @@ def _resources(file: TextFile, data: bytes, offsets: list[int], result: Analyser
         if file.kind != "script" and line.warns(start, end):  # a script runs whatever its comments say
             continue
         number, column = line.locate(start)
-        result.items.append(_item(rule, line.path, number, show(text[start:end] or text), column, what=what))
+        result.facts.append(_fact(rule, line.path, number, show(text[start:end] or text), column, what=what))
         count += 1
         if count >= PER_FILE:
             return
 
 
-def _resource_hit(text: str, lines: tuple[Line, ...], index: int) -> tuple[RiskRule, str, int, int] | None:
+def _resource_hit(text: str, lines: tuple[Line, ...], index: int) -> tuple[str, str, int, int] | None:
     pool = _POOL.search(text)
     miner = _MINER.search(text)
     if pool is not None:
-        return RESOURCE_HIJACK, f"runs a crypto miner ({show(pool.group(0))})", pool.start(), pool.end()
+        return MINER, f"runs a crypto miner ({show(pool.group(0))})", pool.start(), pool.end()
     if miner is not None:
-        return RESOURCE_HIJACK, f"runs the crypto miner {miner.group(1)}", miner.start(), miner.end()
+        return MINER, f"runs the crypto miner {miner.group(1)}", miner.start(), miner.end()
     for pattern in _FORK_BOMBS:
         bomb = pattern.search(text)
         if bomb is not None:
-            return RESOURCE_HIJACK, f"a fork bomb ({show(bomb.group(0))})", bomb.start(), bomb.end()
+            return MINER, f"a fork bomb ({show(bomb.group(0))})", bomb.start(), bomb.end()
     clone = _SELF_SPAWN.search(text)
     if clone is not None and _in_loop(text, lines, index):
         return (
-            RESOURCE_HIJACK,
+            MINER,
             f"a fork bomb (starts copies of itself in a loop: {show(clone.group(0))})",
             clone.start(),
             clone.end(),
         )
     flood = _FLOOD_TOOLS.search(text)
     if flood is not None:
-        return REQUEST_FLOOD, f"floods a host ({show(flood.group(0))})", flood.start(), flood.end()
+        return FLOOD, f"floods a host ({show(flood.group(0))})", flood.start(), flood.end()
     loop = _LOOP.search(text)
     if loop is None:
         return None
     line = lines[index]
     following = [other for other in lines[index + 1 : index + 61] if other.block == line.block]
     if following and _FORK_CALL.match(following[0].text):
-        return RESOURCE_HIJACK, "a fork bomb (fork() in an endless loop)", loop.start(), len(text)
+        return MINER, "a fork bomb (fork() in an endless loop)", loop.start(), len(text)
     body = [text]
     if not re.search(r"\bdone\b", text):  # the loop's body on the following lines, up to its end
         indent = len(text) - len(text.lstrip())
@@ -160,5 +166,5 @@ def _resource_hit(text: str, lines: tuple[Line, ...], index: int) -> tuple[RiskR
                 break
     joined = "\n".join(body)
     if _REQUEST.search(joined) and not _PAUSE.search(joined):
-        return REQUEST_FLOOD, "sends requests in an endless loop with no pause", loop.start(), len(text)
+        return FLOOD, "sends requests in an endless loop with no pause", loop.start(), len(text)
     return None

@@ -19,7 +19,8 @@ import re
 from collections import Counter
 
 from registry.score.card import AnalyserResult
-from registry.score.every_byte.probe import PER_FILE, SECRET_HITS, WALLET_HITS, _item, _line_numbers, _lines_on
+from registry.score.every_byte.probe import PER_FILE, SECRET_HITS, WALLET_HITS, _fact, _line_numbers, _lines_on
+from registry.score.risk.facts import Row
 from registry.score.risk.lines import Line, TextFile
 from registry.score.risk.rules import EVERYWHERE, RiskRule, _rule
 
@@ -55,6 +56,11 @@ RULES: tuple[RiskRule, ...] = (
     HARDCODED_SECRET,
     HARDCODED_PRIVATE_KEY,
 )
+
+# What the checks below find, and the rule each fact is given (rows of the one fact table).
+SECRET = "a hard-coded secret"
+PRIVATE_KEY = "a hard-coded private key or wallet secret"
+ROWS = (Row(SECRET, HARDCODED_SECRET), Row(PRIVATE_KEY, HARDCODED_PRIVATE_KEY))
 
 
 # -- hard-coded secrets --------------------------------------------------------------------
@@ -152,7 +158,7 @@ def _secrets(file: TextFile, data: bytes, hits: dict[str, list[int]], result: An
     count = 0
     for index, line in chosen:
         text = line.text
-        found: list[tuple[RiskRule, str, str, int]] = []
+        found: list[tuple[str, str, str, int]] = []
         numbers = {span[1] for span in line.spans}
         if numbers & tokens:
             found += _token_secrets(text, lines, index)
@@ -162,7 +168,7 @@ def _secrets(file: TextFile, data: bytes, hits: dict[str, list[int]], result: An
             found += _seed_secrets(text)
         for rule, what, value, start in found:
             number, column = line.locate(start)
-            result.items.append(_item(rule, line.path, number, _mask(value), column, what=what, masked=_mask(value)))
+            result.facts.append(_fact(rule, line.path, number, _mask(value), column, what=what, masked=_mask(value)))
             count += 1
         if count >= PER_FILE:
             return
@@ -178,55 +184,55 @@ _SEED_WORDS = re.compile(
 )
 
 
-def _token_secrets(text: str, lines: tuple[Line, ...], index: int) -> list[tuple[RiskRule, str, str, int]]:
-    found: list[tuple[RiskRule, str, str, int]] = []
+def _token_secrets(text: str, lines: tuple[Line, ...], index: int) -> list[tuple[str, str, str, int]]:
+    found: list[tuple[str, str, str, int]] = []
     for what, pattern, prefix in _TOKENS:
         for match in pattern.finditer(text):
             value = match.group(1)
             if not is_placeholder(value, prefix):
-                found.append((HARDCODED_SECRET, what, value, match.start(1)))
+                found.append((SECRET, what, value, match.start(1)))
     if "eyJ" in text:
         for match in _JWT.finditer(text):
             if _real_jwt(match.group(1), match.group(2)):
-                found.append((HARDCODED_SECRET, "a signed JSON Web Token", match.group(0), match.start()))
+                found.append((SECRET, "a signed JSON Web Token", match.group(0), match.start()))
     if "PRIVATE KEY" in text:
         for match in _PEM.finditer(text):
             body = _pem_body(text[match.end() :], lines, index)
             if len(body) >= 200 and not is_placeholder(body[:400]):
                 kind = match.group(1)
                 encrypted = kind.startswith("ENCRYPTED") or "Proc-Type: 4,ENCRYPTED" in text
-                rule = HARDCODED_SECRET if encrypted else HARDCODED_PRIVATE_KEY
+                rule = SECRET if encrypted else PRIVATE_KEY
                 what = f"an {'encrypted ' if encrypted else ''}{kind.lower()} (PEM)"
                 found.append((rule, what, match.group(0), match.start()))
     return found
 
 
-def _wallet_secrets(text: str) -> list[tuple[RiskRule, str, str, int]]:
-    found: list[tuple[RiskRule, str, str, int]] = []
+def _wallet_secrets(text: str) -> list[tuple[str, str, str, int]]:
+    found: list[tuple[str, str, str, int]] = []
     if not _WALLET_WORDS.search(text) or _HASH_WORDS.search(text):
         return found
     for match in _HEX_KEY.finditer(text):
         value = match.group(1)
         if not is_placeholder(value) and _entropy(value) >= 3.2:
-            found.append((HARDCODED_PRIVATE_KEY, "a wallet private key (64 hex digits)", value, match.start(1)))
+            found.append((PRIVATE_KEY, "a wallet private key (64 hex digits)", value, match.start(1)))
     for match in _BASE58_KEY.finditer(text):
         value = match.group(1)
         if not is_placeholder(value) and _entropy(value) >= 4.5:
-            found.append((HARDCODED_PRIVATE_KEY, "a wallet secret key (base58)", value, match.start(1)))
+            found.append((PRIVATE_KEY, "a wallet secret key (base58)", value, match.start(1)))
     for match in _BYTE_ARRAY.finditer(text):
         numbers = [int(n) for n in re.findall(r"\d+", match.group(1))]
         if all(n <= 255 for n in numbers) and len(set(numbers)) >= 24:
-            found.append((HARDCODED_PRIVATE_KEY, "a 64-byte wallet keypair array", match.group(0), match.start()))
+            found.append((PRIVATE_KEY, "a 64-byte wallet keypair array", match.group(0), match.start()))
     return found
 
 
-def _seed_secrets(text: str) -> list[tuple[RiskRule, str, str, int]]:
-    found: list[tuple[RiskRule, str, str, int]] = []
+def _seed_secrets(text: str) -> list[tuple[str, str, str, int]]:
+    found: list[tuple[str, str, str, int]] = []
     for match in itertools.islice(_WORD_RUN.finditer(text), 20):
         phrase = _seed_phrase(match.group(0))
         if phrase:
             what = f"a {len(phrase.split())}-word BIP-39 seed phrase"
-            found.append((HARDCODED_PRIVATE_KEY, what, phrase, match.start()))
+            found.append((PRIVATE_KEY, what, phrase, match.start()))
     return found
 
 

@@ -21,6 +21,8 @@ from registry.score.risk.lines import TextFile
 
 FAMILIES = (lures, code_channels, intent, agent_config, hidden_channels)
 RULES = tuple(rule for family in FAMILIES for rule in family.RULES)
+# What the family modules read and the rule each fact is given: their rows of the one fact table.
+ROWS = tuple(row for family in FAMILIES for row in getattr(family, "ROWS", ()))
 
 
 def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], shown: str) -> AnalyserResult:
@@ -32,5 +34,6 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
             found = read(skill, files, contents, shown)
             result.uses += found.uses
             result.items += found.items
+            result.facts += found.facts
             result.coverage += found.coverage
     return result

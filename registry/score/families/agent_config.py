@@ -34,6 +34,7 @@ from registry.score import instructions
 from registry.score.card import PATH, PERSISTENCE, AnalyserResult, CapabilityCard
 from registry.score.code.classify import AGENT_CONFIG, SHELL_STARTUP, normal_path, path_sensitivity
 from registry.score.families.record import rule
+from registry.score.risk.facts import Fact
 from registry.score.risk.lines import CODE, COMMENT, DATA, PROSE, PROSE_BLOCK, Line, TextFile, has_warning
 from registry.score.risk.needles import CONFIG_WRITES, needles_in
 from registry.score.risk.rules import Item, show
@@ -322,24 +323,21 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
         for phrase, lines in _planted(file):
             planted = TextFile(file.path, file.name, tuple(lines), "markdown")
             read = instructions.analyse(skill, [planted], {}, shown)
-            if read.items and plain is None:
+            if read.facts and plain is None:
                 # A Python script's triple-quoted strings are read as docstrings already: not twice.
-                already = instructions.analyse(skill, [file], {}, shown).items if file.kind == "script" else []
-                plain = {(item.rule.code, item.finding.line) for item in already}
-            found = [item for item in read.items if (item.rule.code, item.finding.line) not in (plain or set())]
-            result.items += [_annotated(item, phrase) for item in found]
+                already = instructions.analyse(skill, [file], {}, shown).facts if file.kind == "script" else []
+                plain = {(fact.shape, fact.line) for fact in already}
+            found = [fact for fact in read.facts if (fact.shape, fact.line) not in (plain or set())]
+            result.facts += [_annotated(fact, phrase) for fact in found]
             result.uses += read.uses
     return result
 
 
-def _annotated(item: Item, phrase: str) -> Item:
-    if "what" not in item.params:
-        return item
-    said = f"{item.params['what']} (in {phrase}, which the agent reads as its instructions in every later session)"
-    params = {**item.params, "what": said}
-    finding = item.finding
-    moved = item.rule.at(finding.path, finding.line, finding.column, excerpt=finding.excerpt, **params)
-    return dataclasses.replace(item, finding=moved, params=params)
+def _annotated(fact: Fact, phrase: str) -> Fact:
+    if "what" not in fact.params:
+        return fact
+    said = f"{fact.params['what']} (in {phrase}, which the agent reads as its instructions in every later session)"
+    return dataclasses.replace(fact, params={**fact.params, "what": said})
 
 
 def _planted(file: TextFile) -> Iterator[tuple[str, list[Line]]]:

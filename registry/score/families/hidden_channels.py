@@ -41,6 +41,7 @@ from registry.model import Skill
 from registry.score.card import FROM_CODE, FROM_INSTRUCTIONS, HOST, AnalyserResult, CapabilityCard, Use
 from registry.score.code.classify import host_sensitivity, is_local_host
 from registry.score.families.record import rule
+from registry.score.risk.facts import Row
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile, has_warning
 from registry.score.risk.needles import HIDDEN_CHANNELS, needles_in
 from registry.score.risk.rules import Item, RiskRule, show
@@ -382,6 +383,10 @@ RULES = (
     SVG_SCRIPT, SVG_SCRIPT_REACHES, METADATA_CREDENTIALS, METADATA_FACTS, METADATA_CREDENTIALS_SENT,
     REGISTRY_UNACCOUNTABLE, REGISTRY_UNKNOWN,
 )  # fmt: skip
+# What the every-byte analysis reads in an office document's hidden sheet or text (every_byte/members.py), given
+# its rule here, beside the rule's record.
+ORDERS_IN_HIDDEN_DOCUMENT = "hidden order in a document"
+ROWS = (Row(ORDERS_IN_HIDDEN_DOCUMENT, HIDDEN_DOCUMENT_ORDER),)
 
 # -- orders addressed to an AI agent ------------------------------------------------------------
 

@@ -56,6 +56,11 @@ One module per family, each rule's declaration beside the shapes or the join tha
 - reading.py, what they share: the vocabulary, phrase shapes and families, the tests a match must pass
   (negation, mention, warning and teaching, addressed to the agent), units and the findings' form.
 
+What it reports are facts, never findings: the order a sentence gives the agent (a shape's `tells`: "override",
+"conceal", "send out the conversation" ...), with its file, line and the words matched. Each family module declares
+the rule each order is given (its `ROWS`, beside the rule's record); risk/assessment.py joins every package's rows
+into the one fact table (docs/risk.md lists it).
+
 This module reads each file: one automaton over every family's needles, the paragraphs around them
 (units), their sentences, each family's shapes judged there, then the joins; its bounds are below
 (LONG_LINE and WINDOW, which the joins share too, are in reading.py; the card's in uses.py).
@@ -92,8 +97,8 @@ from registry.score.instructions.reading import (
     Family,
     Shape,
     _directive,
+    _fact,
     _imperative_clause,
-    _item,
     _negated,
     _quoted,
     _Sentence,
@@ -101,12 +106,13 @@ from registry.score.instructions.reading import (
     _Unit,
 )
 from registry.score.instructions.uses import _USE_NEEDLES, MAX_USES_PER_FILE, MAX_USES_PER_SKILL, _uses
+from registry.score.risk.facts import Fact, Row
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile
 from registry.score.risk.needles import INSTRUCTIONS, needles_in
-from registry.score.risk.rules import Item, RiskRule
+from registry.score.risk.rules import RiskRule
 from registry.score.vocabulary import LINE_BREAKS, sentence_end
 
-__all__ = ["FAMILIES", "MAX_SENTENCE", "RULES", "analyse"]
+__all__ = ["FAMILIES", "MAX_SENTENCE", "ROWS", "RULES", "analyse"]
 
 PER_FILE = 5  # findings per rule per file
 MAX_UNIT = 6000  # characters of one paragraph read at once
@@ -133,6 +139,16 @@ RULES: tuple[RiskRule, ...] = (
     agent_config.AGENT_CONFIGURATION,
     money.WALLET_SECRET_ASKED,
     money.WALLET_SECRET_SENT,
+)
+# What the shapes and joins read (the order told to the agent) and the rule each order is given: the package's rows
+# of the one fact table (risk/assessment.py), each declared beside its shapes.
+ROWS: tuple[Row, ...] = (
+    *overrides.ROWS,
+    *confirmations.ROWS,
+    *state.ROWS,
+    *conversation.ROWS,
+    *agent_config.ROWS,
+    *money.ROWS,
 )
 
 
@@ -436,8 +452,8 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
     for file in files:
         if not file.lines:
             continue
-        items, uses = _read_file(file)
-        result.items += items
+        facts, uses = _read_file(file)
+        result.facts += facts
         room = MAX_USES_PER_SKILL - len(result.uses)
         if room > 0:
             result.uses += uses[:room]
@@ -451,7 +467,7 @@ def _lowered(texts: list[str]) -> str:
     return low if len(low) == len(joined) else "\n".join(text.lower()[: len(text)].ljust(len(text)) for text in texts)
 
 
-def _read_file(file: TextFile) -> tuple[list[Item], list[Use]]:
+def _read_file(file: TextFile) -> tuple[list[Fact], list[Use]]:
     lines = file.lines
     low, starts, _ = file.lowered  # shared with the line scan; offsets are the lines' own
     hits, joined = _all_hits(file)
@@ -497,8 +513,8 @@ def _read_file(file: TextFile) -> tuple[list[Item], list[Use]]:
     uses = _uses(reader, use_lines) if use_lines else []
     if joins:
         more, joined_uses = _joins(reader, joins)
-        places = {(item.rule.code, item.finding.line) for item in items}
-        items += [item for item in more if (item.rule.code, item.finding.line) not in places]
+        places = {(fact.shape, fact.line) for fact in items}
+        items += [fact for fact in more if (fact.shape, fact.line) not in places]
         uses += joined_uses
     return items, uses
 
@@ -522,7 +538,7 @@ _COMPANION_ENGINES = {
 }
 
 
-def _findings(reader: _FileReader, wanted: dict[tuple[int, int], tuple[int, set[str]]]) -> list[Item]:
+def _findings(reader: _FileReader, wanted: dict[tuple[int, int], tuple[int, set[str]]]) -> list[Fact]:
     units: dict[int, tuple[_Unit, set[str]]] = {}
     for (index, _), (offset, families) in sorted(wanted.items()):
         unit = reader.unit(index, offset)
@@ -530,20 +546,20 @@ def _findings(reader: _FileReader, wanted: dict[tuple[int, int], tuple[int, set[
             units[id(unit)][1].update(families)
         elif len(units) < MAX_UNITS:
             units[id(unit)] = (unit, set(families))
-    items: list[Item] = []
-    per_rule: dict[str, int] = {}
+    facts: list[Fact] = []
+    per_order: dict[str, int] = {}
     seen: set[tuple[str, int, int]] = set()
     for unit, families in units.values():
-        for item in _judge_unit(unit, families, reader):
-            place = (item.rule.code, item.finding.line or 0, item.finding.column or 0)
+        for fact in _judge_unit(unit, families, reader):
+            place = (fact.shape, fact.line or 0, fact.column or 0)
             if place in seen:
                 continue
             seen.add(place)
-            count = per_rule.get(item.rule.code, 0)
+            count = per_order.get(fact.shape, 0)
             if count < PER_FILE:
-                items.append(item)
-            per_rule[item.rule.code] = count + 1
-    return items
+                facts.append(fact)
+            per_order[fact.shape] = count + 1
+    return facts
 
 
 def _sentences(text: str) -> Iterator[tuple[int, str]]:
@@ -565,7 +581,7 @@ def _pieces(offset: int, sentence: str) -> Iterator[tuple[int, str]]:
         yield offset + begin, sentence[begin : begin + MAX_SENTENCE]
 
 
-def _judge_unit(unit: _Unit, families: set[str], reader: _FileReader) -> Iterator[Item]:
+def _judge_unit(unit: _Unit, families: set[str], reader: _FileReader) -> Iterator[Fact]:
     text = unit.line.text
     if not unit.natural:
         yield from _flag_items(unit, 0, text, in_code=True)
@@ -594,7 +610,7 @@ def _judge_unit(unit: _Unit, families: set[str], reader: _FileReader) -> Iterato
                 for match in shape.pattern.finditer(clean):
                     back = functools.partial(_back_text, reader, unit, offset)
                     if _counts(shape, clean, match.start(), match.end(), back):
-                        yield _item(shape.rule, unit, offset + match.start(), offset + match.end(), match.group(0))
+                        yield _fact(shape.tells, unit, offset + match.start(), offset + match.end(), match.group(0))
                         break
 
 
@@ -617,9 +633,9 @@ def _counts(shape: Shape, sentence: str, start: int, end: int, back: Callable[[]
         earlier = back()  # "... send it to the archive. No need to bring it up with the user."
         if _BACK_ACTION.search(earlier) is None and _RISKY_ACTION.search(earlier) is None:
             return False
-    if shape.rule is E and not _exfil_destination(after):
+    if shape.tells == E and not _exfil_destination(after):
         return False
-    if shape.rule is C and _QUIET_FLAG.search(sentence):
+    if shape.tells == C and _QUIET_FLAG.search(sentence):
         return False  # "install quietly (-q)": quiet output, not hiding
     if shape.clause_verb and not _imperative_clause(before):
         return False
@@ -653,8 +669,8 @@ _JOIN_UNITS = 60  # units judged per join and file
 _JOIN_GATES = {_J_CONVERSATION: _SAVE_CONTEXT, _J_CONFIG: _CONFIG_GATE, _J_WALLET: _WALLET_SECRET}
 
 
-def _joins(reader: _FileReader, joins: dict[str, dict[int, int]]) -> tuple[list[Item], list[Use]]:
-    items: list[Item] = []
+def _joins(reader: _FileReader, joins: dict[str, dict[int, int]]) -> tuple[list[Fact], list[Use]]:
+    items: list[Fact] = []
     uses: list[Use] = []
     for name, judge in (
         (_J_CONVERSATION, _conversation_sent),
@@ -664,12 +680,12 @@ def _joins(reader: _FileReader, joins: dict[str, dict[int, int]]) -> tuple[list[
         found = joins.get(name)
         if found:
             more, used = judge(reader, _join_sentences(reader, found, _JOIN_GATES[name]))
-            per_rule: dict[str, int] = {}
-            for item in more:
-                count = per_rule.get(item.rule.code, 0)
+            per_order: dict[str, int] = {}
+            for fact in more:
+                count = per_order.get(fact.shape, 0)
                 if count < PER_FILE:
-                    items.append(item)
-                per_rule[item.rule.code] = count + 1
+                    items.append(fact)
+                per_order[fact.shape] = count + 1
             uses += used[:MAX_USES_PER_FILE]
     return items, uses
 

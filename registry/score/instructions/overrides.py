@@ -21,8 +21,12 @@ from registry.score.instructions.reading import (
     _shape,
 )
 from registry.score.risk import rules as R
+from registry.score.risk.facts import Row
 
-O, C = R.OVERRIDE_INSTRUCTIONS, R.CONCEAL_FROM_USER
+# What the shapes below read: the agent told to drop its instructions, or to act behind the user's back.
+OVERRIDES, CONCEALS = "override", "conceal"
+O, C = OVERRIDES, CONCEALS
+ROWS = (Row(OVERRIDES, R.OVERRIDE_INSTRUCTIONS), Row(CONCEALS, R.CONCEAL_FROM_USER))
 
 
 _OVERRIDE_VERB = _alt(

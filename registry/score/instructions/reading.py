@@ -19,8 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from registry.score.risk.facts import Fact
 from registry.score.risk.lines import Line, has_warning
-from registry.score.risk.rules import Item, RiskRule, show
+from registry.score.risk.rules import show
 from registry.text import Caseless
 
 if TYPE_CHECKING:
@@ -68,9 +69,10 @@ _URL_ANYWHERE = re.compile(r"(?:https?|ftp)://\S+|\S+@\S+|\b[\w-]{2,}(?:\.[\w-]{
 
 @dataclass(frozen=True)
 class Shape:
-    """One phrase shape of a family, and what it takes for a match to count."""
+    """One phrase shape of a family: the order it tells the agent (a fact shape, which the package's ROWS give a rule),
+    and what it takes for a match to count."""
 
-    rule: RiskRule
+    tells: str
     pattern: re.Pattern[str]
     directive: bool = True  # the match must be addressed to the agent (imperative or "you should ...")
     clause_verb: bool = False  # an adverbial ("without telling the user"): its clause must open with a verb
@@ -81,8 +83,8 @@ class Shape:
     tool_words_ok: bool = False  # the sentence may name security tools (scanner, antivirus): they are its subject
 
 
-def _shape(rule: RiskRule, pattern: str, **options) -> Shape:
-    return Shape(rule, re.compile(pattern, re.IGNORECASE), **options)
+def _shape(tells: str, pattern: str, **options) -> Shape:
+    return Shape(tells, re.compile(pattern, re.IGNORECASE), **options)
 
 
 def _product(firsts: tuple[str, ...], seconds: tuple[str, ...]) -> tuple[str, ...]:
@@ -217,21 +219,21 @@ class _Unit:
     index: int = -1  # the first line of the unit in the file
 
 
-def _item(rule: RiskRule, unit: _Unit, start: int, end: int, matched: str) -> Item:
+def _fact(tells: str, unit: _Unit, start: int, end: int, matched: str) -> Fact:
     what = matched if matched.startswith("run with") else " ".join(matched.split()).strip(" .,;:").lower()
     what = _NO_NEED.sub("not ", what)  # "there is no need to bring it up" -> "not bring it up"
-    return _item_saying(rule, unit, start, end, what)
+    return _fact_saying(tells, unit, start, end, what)
 
 
 _NO_NEED = re.compile(r"^(?:there(?:'s|\s+is)\s+)?no\s+need\s+to\s+")
 
 
-def _item_saying(rule: RiskRule, unit: _Unit, start: int, end: int, what: str) -> Item:
+def _fact_saying(tells: str, unit: _Unit, start: int, end: int, what: str) -> Fact:
     line_number, column = unit.line.locate(start)
     where = " (in an HTML comment, which rendered Markdown does not show)" if unit.hidden else ""
     params = {"what": show(what) + where}
-    finding = rule.at(unit.line.path, line_number, column, excerpt=show(unit.line.text[start:end]), **params)
-    return Item(finding, rule, params, (unit.line.path, unit.line.block))
+    excerpt = show(unit.line.text[start:end])
+    return Fact(tells, unit.line.path, line_number, column, excerpt, params, (unit.line.path, unit.line.block))
 
 
 # -- joins within a section: what the conversation, configuration and wallet joins share ----

@@ -98,7 +98,7 @@ from registry.score.risk.detectors import (
     LINE_NEEDLES,
     describes_pattern,
 )
-from registry.score.risk.facts import Hit, calibrate, hits_of
+from registry.score.risk.facts import FactTable, Hit, calibrate, hits_of
 from registry.score.risk.lines import CODE, CONFIG, TextFile, read_files
 from registry.score.risk.needles import LINE_RULES, needles_in, shared
 from registry.score.risk.rules import CATEGORIES, LEVELS, Item, RiskRule, show
@@ -195,11 +195,9 @@ ESCALATIONS: tuple[tuple[frozenset[str], frozenset[str], str, str], ...] = (
 # The rules that read an order in the skill's text, and the kind of order each reads: the card lists every
 # such finding under "Instructions to the agent" (card.INSTRUCTION), so the card says what the text asks for.
 TELLS: dict[str, str] = {
-    "R060": "override", "R061": "conceal", "R130": "skip confirmation", "R131": "conceal results",
-    "R132": "report false success", "R133": "keep hidden state", "R134": "obey remote instructions",
-    "R135": "send out the conversation", "R136": "open a page before every task", "R137": "rewrite agent configuration",
-    "R138": "ask for a wallet secret", "R139": "send out a wallet secret", "R143": "read secrets",
-    "R144": "send out secrets", "R145": "send out secrets", "R147": "obey fetched text", "R148": "download and run",
+    **{row.rule.code: row.shape for row in instructions.ROWS},  # the prose analysis's facts are the orders it read
+    "R143": "read secrets", "R144": "send out secrets", "R145": "send out secrets", "R147": "obey fetched text",
+    "R148": "download and run",
     **{rule.code: rule.tells for rule in families.RULES if rule.tells},
 }  # fmt: skip
 
@@ -259,6 +257,7 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
         uses += result.uses
         coverage += result.coverage
         findings += result.items
+        findings += FACTS.items_of(result.facts)
     card = CapabilityCard(tuple(sorted(set(uses), key=Use.sort_key)), declared_by(skill), merge_coverage(coverage))
     for card_rule in CARD_RULES:
         findings += card_rule(skill, card, files)
@@ -381,6 +380,9 @@ ANALYSERS: tuple[Callable[[Skill, list[TextFile], Mapping[str, bytes], str], Ana
     code_reader.analyse,
     families.analyse,
 )
+# The one table from what the analysers read to rules: each package's rows, declared beside its rules (the line
+# detectors' rows are risk/facts.py TABLE).
+FACTS = FactTable((*instructions.ROWS, *every_byte.ROWS, *families.ROWS))
 CARD_RULES: tuple[Callable[[Skill, CapabilityCard, list[TextFile]], list[Item]], ...] = (
     card_rules.card_rules,
     every_byte.contacted_lookalikes,

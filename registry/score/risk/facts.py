@@ -20,7 +20,7 @@ from typing import Any
 
 from registry.score.risk import rules as R
 from registry.score.risk.lines import Line
-from registry.score.risk.rules import RiskRule
+from registry.score.risk.rules import Item, RiskRule
 from registry.score.vocabulary import CAPTURE_KINDS, RAW_IP, host_kind, vendor_installer
 
 RUNS_DOWNLOAD = "runs downloaded code"
@@ -117,6 +117,54 @@ SHAPES = tuple(dict.fromkeys(row.shape for row in TABLE))
 CODES_OF_SHAPE: dict[str, frozenset[str]] = {
     shape: frozenset(row.rule.code for row in TABLE if row.shape == shape) for shape in SHAPES
 }
+
+
+@dataclass(frozen=True)
+class Fact:
+    """What a prose, every-byte or family analyser read in a skill, where it read it: a shape (what the text says or
+    the bytes hold), the file, line and column, the text shown as evidence, the values read, and the code block it
+    sits in (for the escalations that need two findings in one block). `FactTable` gives it its rule."""
+
+    shape: str
+    path: str
+    line: int | None
+    column: int | None
+    excerpt: str
+    params: Mapping[str, Any]
+    block: tuple[str, int] | None = None
+
+
+class FactTable:
+    """Rows from facts to rules, read as TABLE is: the first row whose shape matches and whose condition holds gives
+    the rule. Each analyser package declares the rows of the facts it reports (`ROWS`, beside their rules);
+    risk/assessment.py joins them into the one table."""
+
+    def __init__(self, rows: tuple[Row, ...]) -> None:
+        self.rows = rows
+        self._by_shape: dict[str, list[Row]] = {}
+        for row in rows:
+            self._by_shape.setdefault(row.shape, []).append(row)
+
+    @property
+    def shapes(self) -> frozenset[str]:
+        return frozenset(self._by_shape)
+
+    def rule_for(self, shape: str, params: Mapping[str, Any]) -> RiskRule | None:
+        for row in self._by_shape.get(shape, ()):
+            if row.holds is None or row.holds(params):
+                return row.rule
+        return None
+
+    def items_of(self, facts: list[Fact]) -> list[Item]:
+        """Each fact as a finding of its rule, in the analysers' order; a fact no row holds for is no risk."""
+        items = []
+        for fact in facts:
+            rule = self.rule_for(fact.shape, fact.params)
+            if rule is not None:
+                params = dict(fact.params)
+                finding = rule.at(fact.path, fact.line, fact.column, excerpt=fact.excerpt, **params)
+                items.append(Item(finding, rule, params, fact.block))
+        return items
 
 
 def rule_for(fact: LineFact) -> RiskRule | None:
