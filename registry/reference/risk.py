@@ -172,7 +172,7 @@ def _bounds() -> list[str]:
     seen = {name for _, name, _, _ in rows}
     modules = {
         sys.modules[f.__module__]
-        for f in (*assessment.EXPANDERS, *assessment.ANALYSERS, *assessment.CARD_RULES)
+        for f in (*assessment.EXPANDERS, *assessment.ANALYSERS, *assessment.CARD_RULES, *assessment.FAMILY_CHECKS)
         if f.__module__ in sys.modules and f.__module__ != assessment.__name__
     }
     # An analyser that is a package (every_byte/, code/, instructions/ ...) keeps its bounds in its modules.
@@ -393,6 +393,7 @@ def risk_markdown() -> str:
     parts = [("expander", f) for f in assessment.EXPANDERS]
     parts += [("analyser", f) for f in assessment.ANALYSERS]
     parts += [("card rule", f) for f in assessment.CARD_RULES]
+    parts += [("family check", f) for f in assessment.FAMILY_CHECKS]
     if not parts:
         out.append(_row(["(none)", "", "only the line rules below run"]))
     for kind, function in parts:
@@ -423,9 +424,12 @@ def risk_markdown() -> str:
         "### What the prose, every-byte and family analysers read, and their rules",
         "",
         "The instruction analysis (`registry/score/instructions/`), the every-byte analysis",
-        "(`registry/score/every_byte/`) and the family modules that read text report facts too: the order a sentence",
-        "gives the agent, what a file's bytes hold. Each package declares the rows of its facts beside its rules",
-        "(`ROWS`); `FACTS` in `registry/score/risk/assessment.py` joins them into one table, read like the one above.",
+        "(`registry/score/every_byte/`) and the family modules (`registry/score/families/`, their `analyse` and their",
+        "`check` of the card) report facts too: the order a sentence gives the agent, what a file's bytes hold, what",
+        "a procedure collects and sends. Each package declares the rows of its facts beside its rules (`ROWS`);",
+        "`FACTS` in `registry/score/risk/assessment.py` joins them into one table, read like the one above: where a",
+        "fact has two rows, the values read decide (an HTML comment's order that acts out of sight, an SVG script",
+        "that reaches the network, metadata credentials sent on).",
         "",
         _row(["fact", "when", "rule", "level"]),
         _row(["---"] * 4),

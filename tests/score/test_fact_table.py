@@ -1,6 +1,6 @@
 """The prose, every-byte and family analysers report facts, and the one fact table gives each its rule (issue 22):
-every rule those analysers own is given by a row, every shape a prose family reads has one, and the analysers
-themselves make no finding."""
+every rule those analysers own is given by a row, every shape a prose family reads has one, and the analysers and
+family checks themselves make no finding."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ def test_every_rule_the_analysers_own_is_given_by_a_row_and_every_row_names_a_kn
     assert {rule.code for rule in instructions.RULES} <= given
     card_rules = {lookalikes.LOOKALIKE_HOST_CONTACTED.code}  # reads the card, where any analyser saw the host
     assert {rule.code for rule in every_byte.RULES} - card_rules <= given
+    assert {rule.code for rule in families.RULES} <= given
     assert given <= {rule.code for rule in assessment.RULES}
     shapes = [row.shape for row in assessment.FACTS.rows]
     assert all(shape and isinstance(shape, str) for shape in shapes)
@@ -52,12 +53,12 @@ def _calls(path: Path) -> list[str]:
     return found
 
 
-def test_no_prose_or_every_byte_check_makes_a_finding_itself():
+def test_no_prose_every_byte_or_family_check_makes_a_finding_itself():
     """Which rule a fact gets is the table's decision: the checks build facts, never findings. The one exception
     is the every-byte card rule (a look-alike host contacted), which reads the card's facts."""
     package = REPO_ROOT / "registry" / "score"
-    makers = [call for folder in ("instructions", "every_byte") for path in sorted((package / folder).glob("*.py"))
-              for call in _calls(path)]  # fmt: skip
+    makers = [call for folder in ("instructions", "every_byte", "families")
+              for path in sorted((package / folder).glob("*.py")) for call in _calls(path)]  # fmt: skip
     assert [call for call in makers if not call.startswith("probe.py:")] == []
 
 

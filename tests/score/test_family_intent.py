@@ -242,7 +242,7 @@ def test_a_hostile_file_is_read_in_bounded_work(tmp_path: Path, monkeypatch):
     split = []
     real_sentences = intent.sentences
     monkeypatch.setattr(intent, "sentences", lambda text: split.append(len(text)) or real_sentences(text))
-    items = intent.check(skill, CapabilityCard(), files)
+    items = assessment.FACTS.items_of(intent.check(skill, CapabilityCard(), files))
     assert 0 < len(split) <= 4 * intent.MAX_UNITS  # the units read per file, sections and the description
     assert sum(split) < len(contents["SKILL.md"])  # no text split twice over: less than the file itself
     per_rule: dict[str, int] = {}

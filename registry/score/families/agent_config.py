@@ -34,10 +34,10 @@ from registry.score import instructions
 from registry.score.card import PATH, PERSISTENCE, AnalyserResult, CapabilityCard
 from registry.score.code.classify import AGENT_CONFIG, SHELL_STARTUP, normal_path, path_sensitivity
 from registry.score.families.record import rule
-from registry.score.risk.facts import Fact
+from registry.score.risk.facts import Fact, Row
 from registry.score.risk.lines import CODE, COMMENT, DATA, PROSE, PROSE_BLOCK, Line, TextFile, has_warning
 from registry.score.risk.needles import CONFIG_WRITES, needles_in
-from registry.score.risk.rules import Item, show
+from registry.score.risk.rules import show
 from registry.score.vocabulary import (
     AGENT_FOLDERS,
     AGENT_INSTRUCTION_FILES,
@@ -95,6 +95,9 @@ SAFETY_OFF = rule(
     ),
 )  # fmt: skip
 RULES = (SAFETY_OFF,)
+# What the check reads where the card shows a write of the agent's configuration, and its rule.
+TURNS_SAFETY_OFF = "turns the agent's approvals or sandbox off in its configuration"
+ROWS = (Row(TURNS_SAFETY_OFF, SAFETY_OFF),)
 
 OUT_OF_REACH = """\
 Writes to the agent's configuration are read where the card shows them (a path written by code) or where a
@@ -152,10 +155,10 @@ _SETTINGS_FILE = re.compile(
 )
 
 
-def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Item]:
+def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Fact]:
     """R250: each write of agent configuration on the card, read with the script or code block that makes it."""
     by_path = {file.path: file for file in files}
-    items: list[Item] = []
+    items: list[Fact] = []
     done: set[tuple[str, str]] = set()
     writes = [u for u in card.uses if u.kind in (PATH, PERSISTENCE) and u.detail == "write" and _target(u.value)]
     for use in sorted(writes, key=lambda u: (u.path, u.line or 0, u.value)):
@@ -180,8 +183,8 @@ def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Ite
         at = str(number) if line.path == file.path else f"{number} of {_name(files, line.path)}"
         params = {"what": what, "target": use.value, "setting": _shown(match.group(0)), "effect": effect, "line": at}
         start = match.start()
-        finding = SAFETY_OFF.at(line.path, number, line.locate(start)[1], excerpt=show(line.text[start:]), **params)
-        items.append(Item(finding, SAFETY_OFF, params, (line.path, line.block)))
+        column, excerpt = line.locate(start)[1], show(line.text[start:])
+        items.append(Fact(TURNS_SAFETY_OFF, line.path, number, column, excerpt, params, (line.path, line.block)))
         if len(items) >= PER_SKILL:
             break
     return items

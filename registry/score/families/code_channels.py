@@ -25,8 +25,9 @@ from registry.model import Skill
 from registry.score.card import BINARY, HOST, PATH, CapabilityCard, Use
 from registry.score.card_rules import SkillView
 from registry.score.families.record import rule
+from registry.score.risk.facts import Fact, Row
 from registry.score.risk.lines import CODE, TextFile
-from registry.score.risk.rules import Item, show
+from registry.score.risk.rules import show
 from registry.score.vocabulary import geolocation_service
 
 PARENT_DELETED = rule(
@@ -96,6 +97,15 @@ LOCATION_LOOKED_UP = rule(
     ),
 )  # fmt: skip
 RULES = (PARENT_DELETED, DOCUMENTS_DELETED, LOCATION_LOOKED_UP)
+# What the checks read on the card, and each fact's rule.
+DELETES_PARENT = "deletes the parent folder recursively"
+DELETES_DOCUMENTS = "deletes the user's documents by type"
+LOOKS_UP_LOCATION = "looks up the machine's location"
+ROWS = (
+    Row(DELETES_PARENT, PARENT_DELETED),
+    Row(DELETES_DOCUMENTS, DOCUMENTS_DELETED),
+    Row(LOOKS_UP_LOCATION, LOCATION_LOOKED_UP),
+)
 
 # `..`, `../`, `../*`, `../..`, `../.*`, `./../*`, `../**`: the parent folder itself or everything in it.
 _PARENT = re.compile(r"^(?:\./)?\.\.(?:/\.\.){0,8}(?P<rest>/(?:\*{1,2}|\.\*|\.\[!.\]\*)?)?$")
@@ -129,7 +139,7 @@ _PLACES = {"": "the folder it runs in", ".": "the folder it runs in", "..": "the
 PER_RULE = 5
 
 
-def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Item]:
+def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Fact]:
     deletes = [u for u in card.of(PATH) if u.detail == "delete"]
     lookups = [u for u in card.of(HOST) if u.detail in ("fetch", "send") and geolocation_service(u.value)]
     lookups += [u for u in card.of(BINARY) if u.value.lower() in _LOCATION_PROGRAMS]
@@ -148,14 +158,13 @@ def _where(view: SkillView, use: Use) -> str:
     return f"{name} (line {use.line})" if use.line else name
 
 
-def _item(rule_, use: Use, view: SkillView, **params: str) -> Item:
+def _fact(shape: str, use: Use, view: SkillView, **params: str) -> Fact:
     params = {"where": _where(view, use), **params}
-    finding = rule_.at(use.path, use.line, None, excerpt=show(use.evidence or use.value), **params)
-    return Item(finding, rule_, params)
+    return Fact(shape, use.path, use.line, None, show(use.evidence or use.value), params)
 
 
-def _parent_deletes(view: SkillView, uses: list[Use]) -> list[Item]:
-    items: list[Item] = []
+def _parent_deletes(view: SkillView, uses: list[Use]) -> list[Fact]:
+    items: list[Fact] = []
     seen: set[tuple[str, int | None]] = set()
     for use in uses:
         match = _PARENT.match(use.value)
@@ -168,13 +177,13 @@ def _parent_deletes(view: SkillView, uses: list[Use]) -> list[Item]:
         levels = use.value.count("..")
         folder = "the parent folder" if levels == 1 else f"the folder {levels} levels up"
         what = f"every file in {folder}" if wildcard else f"{folder} and everything in it"
-        items.append(_item(PARENT_DELETED, use, view, target=use.value, what=what))
+        items.append(_fact(DELETES_PARENT, use, view, target=use.value, what=what))
         if len(items) >= PER_RULE:
             break
     return items
 
 
-def _document_deletes(view: SkillView, uses: list[Use]) -> list[Item]:
+def _document_deletes(view: SkillView, uses: list[Use]) -> list[Fact]:
     by_line: dict[tuple[str, int | None], list[tuple[Use, str, str, str]]] = {}
     for use in uses:
         root, recursive, pattern = _split(use.value)
@@ -182,12 +191,12 @@ def _document_deletes(view: SkillView, uses: list[Use]) -> list[Item]:
         kind = _KIND_OF.get(match.group("suffix").lower()) if match else None
         if kind and _BROAD_ROOT.match(root):
             by_line.setdefault((use.path, use.line), []).append((use, pattern, kind, _scope(root, recursive)))
-    items: list[Item] = []
+    items: list[Fact] = []
     for entries in by_line.values():
         use = entries[0][0]
         patterns = ", ".join(dict.fromkeys(p for _, p, _, _ in entries))
         kinds = " and every ".join(dict.fromkeys(k for _, _, k, _ in entries))
-        items.append(_item(DOCUMENTS_DELETED, use, view, patterns=patterns, kinds=kinds, scope=entries[0][3]))
+        items.append(_fact(DELETES_DOCUMENTS, use, view, patterns=patterns, kinds=kinds, scope=entries[0][3]))
         if len(items) >= PER_RULE:
             break
     return items
@@ -207,8 +216,8 @@ def _scope(root: str, recursive: bool) -> str:
     return f"{'under' if recursive else 'in'} {place}"
 
 
-def _location_lookups(view: SkillView, uses: Iterable[Use]) -> list[Item]:
-    items: list[Item] = []
+def _location_lookups(view: SkillView, uses: Iterable[Use]) -> list[Fact]:
+    items: list[Fact] = []
     seen: set[str] = set()
     for use in uses:
         if use.path in seen:
@@ -218,7 +227,7 @@ def _location_lookups(view: SkillView, uses: Iterable[Use]) -> list[Item]:
             how = f"IP geolocation through {use.value}"
         else:
             how = f"the system's location services through {_LOCATION_PROGRAMS[use.value.lower()]}"
-        items.append(_item(LOCATION_LOOKED_UP, use, view, how=how))
+        items.append(_fact(LOOKS_UP_LOCATION, use, view, how=how))
         if len(items) >= PER_RULE:
             break
     return items

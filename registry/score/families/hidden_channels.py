@@ -41,10 +41,10 @@ from registry.model import Skill
 from registry.score.card import FROM_CODE, FROM_INSTRUCTIONS, HOST, AnalyserResult, CapabilityCard, Use
 from registry.score.code.classify import host_sensitivity, is_local_host
 from registry.score.families.record import rule
-from registry.score.risk.facts import Row
+from registry.score.risk.facts import Fact, Row
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile, has_warning
 from registry.score.risk.needles import HIDDEN_CHANNELS, needles_in
-from registry.score.risk.rules import Item, RiskRule, show
+from registry.score.risk.rules import show
 from registry.score.vocabulary import (
     LINE_BREAKS,
     METADATA_CREDENTIAL_PATHS,
@@ -386,7 +386,32 @@ RULES = (
 # What the every-byte analysis reads in an office document's hidden sheet or text (every_byte/members.py), given
 # its rule here, beside the rule's record.
 ORDERS_IN_HIDDEN_DOCUMENT = "hidden order in a document"
-ROWS = (Row(ORDERS_IN_HIDDEN_DOCUMENT, HIDDEN_DOCUMENT_ORDER),)
+# What the checks below read, and each fact's rule: the first row whose condition holds.
+ORDERS_IN_COMMENT = "order to the agent in an HTML comment"
+TEXT_FOR_AGENTS = "text for AI agents hidden in output"
+LINK_HIDDEN = "link hidden from people in output"
+SVG_SCRIPT_FOUND = "script in an SVG image"
+METADATA_CREDENTIALS_READ = "reads cloud credentials from the instance metadata service"
+METADATA_FACTS_READ = "reads the cloud instance metadata service"
+REGISTRY_OF_NO_OWNER = "installs packages from a registry with no accountable owner"
+REGISTRY_OTHER = "installs packages from a registry that is not the package registry"
+ROWS = (
+    Row(ORDERS_IN_HIDDEN_DOCUMENT, HIDDEN_DOCUMENT_ORDER),
+    Row(ORDERS_IN_COMMENT, HIDDEN_COMMENT_ACTION, "the order sends, runs, reads secrets or hides",
+        lambda p: bool(p.get("action"))),
+    Row(ORDERS_IN_COMMENT, HIDDEN_COMMENT_ORDER),
+    Row(TEXT_FOR_AGENTS, HIDDEN_TEXT_FOR_AGENTS),
+    Row(LINK_HIDDEN, HIDDEN_LINK),
+    Row(SVG_SCRIPT_FOUND, SVG_SCRIPT_REACHES, "the script reaches the network, cookies or the page",
+        lambda p: bool(p.get("does"))),
+    Row(SVG_SCRIPT_FOUND, SVG_SCRIPT),
+    Row(METADATA_CREDENTIALS_READ, METADATA_CREDENTIALS_SENT, "the same script or code block sends to another host",
+        lambda p: bool(p.get("sink_line"))),
+    Row(METADATA_CREDENTIALS_READ, METADATA_CREDENTIALS),
+    Row(METADATA_FACTS_READ, METADATA_FACTS),
+    Row(REGISTRY_OF_NO_OWNER, REGISTRY_UNACCOUNTABLE),
+    Row(REGISTRY_OTHER, REGISTRY_UNKNOWN),
+)  # fmt: skip
 
 # -- orders addressed to an AI agent ------------------------------------------------------------
 
@@ -602,7 +627,7 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
         kinds = {kind for index, _, _ in needles_in(file, HIDDEN_CHANNELS) for kind in _NEEDLE_KINDS[index]}
         if not kinds:
             continue
-        found: list[Item] = []
+        found: list[Fact] = []
         if "comment" in kinds and file.kind in ("skill_md", "markdown"):
             found += _hidden_comments(file)
         if "hidden" in kinds and not _TEST_FILE.search(file.name):
@@ -617,7 +642,7 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
             items, uses = _registries(file, own_sites)
             found += items
             result.uses += uses
-        result.items += _capped(found)
+        result.facts += _capped(found)
     return result
 
 
@@ -625,24 +650,32 @@ def analyse(skill: Skill, files: list[TextFile], contents: Mapping[str, bytes], 
 _TEST_FILE = re.compile(r"(?:^|/)(?:tests?|__tests__|fixtures?|test[-_]?data|spec)/", re.IGNORECASE)
 
 
-def _capped(items: list[Item]) -> list[Item]:
-    kept: list[Item] = []
+def _capped(facts: list[Fact]) -> list[Fact]:
+    kept: list[Fact] = []
     count: dict[str, int] = {}
     seen: set[tuple[str, int | None, int | None]] = set()
-    for item in items:
-        place = (item.rule.code, item.finding.line, item.finding.column)
-        if place in seen or count.get(item.rule.code, 0) >= PER_FILE:
+    for fact in facts:
+        key = _cap_key(fact)
+        place = (key, fact.line, fact.column)
+        if place in seen or count.get(key, 0) >= PER_FILE:
             continue
         seen.add(place)
-        count[item.rule.code] = count.get(item.rule.code, 0) + 1
-        kept.append(item)
+        count[key] = count.get(key, 0) + 1
+        kept.append(fact)
     return kept
 
 
-def _item(rule_: RiskRule, line: Line, at: int, excerpt: str, **params: str) -> Item:
+def _cap_key(fact: Fact) -> str:
+    """What PER_FILE counts: each rule's findings, so a fact of two rows counts with the rule its values give."""
+    for row in ROWS:
+        if row.shape == fact.shape and (row.holds is None or row.holds(fact.params)):
+            return row.rule.code
+    return fact.shape
+
+
+def _found(shape: str, line: Line, at: int, excerpt: str, **params: str) -> Fact:
     number, column = line.locate(at)
-    finding = rule_.at(line.path, number, column, excerpt=show(excerpt), **params)
-    return Item(finding, rule_, params, (line.path, line.block))
+    return Fact(shape, line.path, number, column, show(excerpt), params, (line.path, line.block))
 
 
 def _where(file: TextFile, line: Line, at: int = 0) -> str:
@@ -735,8 +768,8 @@ def _comments(file: TextFile) -> Iterator[tuple[str, list[_Piece], str]]:
         yield "\n".join(parts)[:MAX_COMMENT_CHARS], pieces, outside
 
 
-def _hidden_comments(file: TextFile) -> list[Item]:
-    items: list[Item] = []
+def _hidden_comments(file: TextFile) -> list[Fact]:
+    items: list[Fact] = []
     memo: dict[int, bool] = {}
     for body, pieces, outside in _comments(file):
         if not body.strip() or _teaching(file, pieces[0].index, outside, memo):
@@ -745,10 +778,10 @@ def _hidden_comments(file: TextFile) -> list[Item]:
         if order is not None:
             risk = _risk(body)
             if risk is not None:
-                items.append(_comment_item(HIDDEN_COMMENT_ACTION, file, pieces, order.start, body, what=order.what,
+                items.append(_comment_item(ORDERS_IN_COMMENT, file, pieces, order.start, body, what=order.what,
                                            action=risk[0]))  # fmt: skip
             elif not _EDITOR_NOTE.search(body[order.start : order.end]):
-                items.append(_comment_item(HIDDEN_COMMENT_ORDER, file, pieces, order.start, body, what=order.what))
+                items.append(_comment_item(ORDERS_IN_COMMENT, file, pieces, order.start, body, what=order.what))
             continue
         # Addressed to nobody: an imperative whose own sentence sends, runs, reads secrets or hides; a link to
         # visit or follow is a reference note, a download is not.
@@ -757,16 +790,16 @@ def _hidden_comments(file: TextFile) -> list[Item]:
             sentence = body[start : _sentence_end(body, verb.end())]
             risk = _risk(sentence, unaddressed=True)
             if risk is not None:
-                items.append(_comment_item(HIDDEN_COMMENT_ACTION, file, pieces, start, body, what=_said(body, start),
+                items.append(_comment_item(ORDERS_IN_COMMENT, file, pieces, start, body, what=_said(body, start),
                                            action=risk[0]))  # fmt: skip
                 break
     return items
 
 
-def _comment_item(rule_: RiskRule, file: TextFile, pieces: list[_Piece], at: int, body: str, **params: str) -> Item:
+def _comment_item(shape: str, file: TextFile, pieces: list[_Piece], at: int, body: str, **params: str) -> Fact:
     piece = next(p for p in reversed(pieces) if p.at <= at)
     line = file.lines[piece.index]
-    return _item(rule_, line, piece.start + at - piece.at, body[at : at + 160], **params)
+    return _found(shape, line, piece.start + at - piece.at, body[at : at + 160], **params)
 
 
 # -- HTML that hides text or links from people
@@ -849,8 +882,8 @@ _LINE_NEEDLES = ("style", "hidden", "sr-only", "opacity-0", "invisible", "text-t
                  "visually", "d-none", "screen-reader")  # fmt: skip
 
 
-def _hidden_html(file: TextFile) -> tuple[list[Item], list[Use]]:
-    items: list[Item] = []
+def _hidden_html(file: TextFile) -> tuple[list[Fact], list[Use]]:
+    items: list[Fact] = []
     uses: list[Use] = []
     memo: dict[int, bool] = {}
     lines = file.lines
@@ -878,7 +911,7 @@ def _hidden_html(file: TextFile) -> tuple[list[Item], list[Use]]:
             if (order is not None or kind == "out") and _teaching(file, index, before, memo):
                 continue
             if order is not None:
-                items.append(_item(HIDDEN_TEXT_FOR_AGENTS, line, match.start(), match.group(0) + words,
+                items.append(_found(TEXT_FOR_AGENTS, line, match.start(), match.group(0) + words,
                                    where=_where(file, line, match.start()), how=how, what=order.what))  # fmt: skip
                 continue
             if kind != "out":
@@ -890,7 +923,7 @@ def _hidden_html(file: TextFile) -> tuple[list[Item], list[Use]]:
             url = href.group("url")
             where = _where(file, line, match.start())
             items.append(
-                _item(HIDDEN_LINK, line, match.start(), match.group(0), where=where, url=url, host=host, how=how)
+                _found(LINK_HIDDEN, line, match.start(), match.group(0), where=where, url=url, host=host, how=how)
             )
             uses.append(_host_use(file, line, match.start(), host, "mention", url))
             if len(uses) >= MAX_USES:
@@ -900,7 +933,7 @@ def _hidden_html(file: TextFile) -> tuple[list[Item], list[Use]]:
                 order = agent_order(comment.group("body"))
                 before = text[max(0, comment.start() - 300) : comment.start()]
                 if order is not None and not _teaching(file, index, before, memo):
-                    items.append(_item(HIDDEN_TEXT_FOR_AGENTS, line, comment.start(), comment.group(0),
+                    items.append(_found(TEXT_FOR_AGENTS, line, comment.start(), comment.group(0),
                                        where=_where(file, line, comment.start()), how="in an HTML comment",
                                        what=order.what))  # fmt: skip
     return items, uses
@@ -938,7 +971,7 @@ _HIDES_DOCUMENT = re.compile(
 )
 
 
-def _documents_written(file: TextFile) -> list[Item]:
+def _documents_written(file: TextFile) -> list[Fact]:
     """A script that hides a sheet or text in a document it writes, and an order to an AI agent among its strings."""
     lines = file.lines
     at = next(
@@ -956,7 +989,7 @@ def _documents_written(file: TextFile) -> list[Item]:
         if order is not None and not line.warns(order.start, order.end):
             at, hidden_at = line.locate(order.start)[0], hides.locate(0)[0]
             where = f"{file.name} (line {at}) writes text into {how} (line {hidden_at})"
-            return [_item(HIDDEN_DOCUMENT_ORDER, line, order.start, line.text[order.start :], where=where, how=how,
+            return [_found(ORDERS_IN_HIDDEN_DOCUMENT, line, order.start, line.text[order.start :], where=where, how=how,
                           what=order.what)]  # fmt: skip
     return []
 
@@ -998,7 +1031,7 @@ def _is_svg(file: TextFile) -> bool:
     return PurePosixPath(file.name).suffix.lower() in (".svg", ".svgz")
 
 
-def _svg(file: TextFile) -> list[Item]:
+def _svg(file: TextFile) -> list[Fact]:
     """Script in a shipped SVG, or in the SVG markup a script writes to an .svg file (between `<svg` and `</svg>`)."""
     shipped = _is_svg(file)
     if not shipped and ".svg" not in file.lowered[0] and "image/svg+xml" not in file.lowered[0]:
@@ -1038,9 +1071,9 @@ def _svg(file: TextFile) -> list[Item]:
             where = f"the SVG that {where} writes"
         for does, pattern in _SVG_REACHES:
             if pattern.search(body):
-                return [_item(SVG_SCRIPT_REACHES, line, match.start(), text[match.start() :], where=where, does=does,
+                return [_found(SVG_SCRIPT_FOUND, line, match.start(), text[match.start() :], where=where, does=does,
                               how=how)]  # fmt: skip
-        return [_item(SVG_SCRIPT, line, match.start(), text[match.start() :], where=where, how=how)]
+        return [_found(SVG_SCRIPT_FOUND, line, match.start(), text[match.start() :], where=where, how=how)]
     return []
 
 
@@ -1066,8 +1099,8 @@ _EXTRA_INDEX = " (an extra index: pip takes the highest version from either)"
 _PLACEHOLDER = re.compile(r"\byour|<|\{|\$|\.(?:test|invalid|localhost)$", re.IGNORECASE)
 
 
-def _registries(file: TextFile, own_sites: tuple[str, ...]) -> tuple[list[Item], list[Use]]:
-    items: list[Item] = []
+def _registries(file: TextFile, own_sites: tuple[str, ...]) -> tuple[list[Fact], list[Use]]:
+    items: list[Fact] = []
     uses: list[Use] = []
     for line in file.lines:
         if line.context == COMMENT:
@@ -1086,10 +1119,10 @@ def _registries(file: TextFile, own_sites: tuple[str, ...]) -> tuple[list[Item],
             judged = _judge_registry(url, host, own_sites, bool(_scope(match)))
             if judged is None:
                 continue
-            rule_, why = judged
+            shape, why = judged
             extra = _EXTRA_INDEX if "extra" in match.group(0).lower() else ""
             ecosystem = "PyPI" if re.search(r"index|pip|\buv\b|poetry", match.group(0), re.I) else "npm"
-            items.append(_item(rule_, line, match.start(), match.group(0), what=_where(file, line, match.start()),
+            items.append(_found(shape, line, match.start(), match.group(0), what=_where(file, line, match.start()),
                                url=url, host=host, why_host=why, ecosystem=ecosystem, extra=extra))  # fmt: skip
             uses.append(_host_use(file, line, match.start("url"), host, "fetch", match.group(0)))
             if len(items) >= MAX_USES:
@@ -1108,21 +1141,21 @@ def _config_file(file: TextFile) -> bool:
     )
 
 
-def _judge_registry(url: str, host: str, own_sites: tuple[str, ...], scoped: bool) -> tuple[RiskRule, str] | None:
+def _judge_registry(url: str, host: str, own_sites: tuple[str, ...], scoped: bool) -> tuple[str, str] | None:
     if is_local_host(host) or _private(host) or known_registry(host) or same_owner(url, own_sites):
         return None
     if _PLACEHOLDER.search(host):
         return None
     kind = host_kind(host) or (RAW_IP if _address(host) is not None else None)
     if kind:
-        return REGISTRY_UNACCOUNTABLE, kind
+        return REGISTRY_OF_NO_OWNER, kind
     if free_hosting(host):
-        return REGISTRY_UNACCOUNTABLE, "a free hosting subdomain anyone can claim"
+        return REGISTRY_OF_NO_OWNER, "a free hosting subdomain anyone can claim"
     if url.lower().startswith("http://"):
-        return REGISTRY_UNACCOUNTABLE, "plain HTTP: anyone on the network path can swap the packages"
+        return REGISTRY_OF_NO_OWNER, "plain HTTP: anyone on the network path can swap the packages"
     if scoped:
         return None  # an organisation's own registry for its own scope
-    return REGISTRY_UNKNOWN, "a named host"
+    return REGISTRY_OTHER, "a named host"
 
 
 def _private(host: str) -> bool:
@@ -1148,7 +1181,7 @@ _OWN_NETWORKS = tuple(
 # -- card rules: the cloud metadata service ----------------------------------------------------
 
 
-def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Item]:
+def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Fact]:
     """R262-R264 from the card's hosts: a request to a metadata endpoint, and what else the same place sends."""
     requests = [u for u in card.of(HOST) if _metadata_host(u) and u.detail in ("fetch", "send", "open")]
     if not requests:
@@ -1156,7 +1189,7 @@ def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Ite
     by_path = {file.path: file for file in files}
     sends = [u for u in card.of(HOST) if u.detail == "send" and not _metadata_host(u)]
     sends = [u for u in sends if not is_local_host(u.value) and not _private(u.value)]
-    items: list[Item] = []
+    items: list[Fact] = []
     done: set[tuple[str, int | None]] = set()
     for use in sorted(requests, key=lambda u: (u.path, u.line or 0)):
         file = by_path.get(use.path)
@@ -1170,17 +1203,19 @@ def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Ite
         line = file.lines[index]
         where = _where(file, line, at)
         if kind is None:
-            items.append(_item(METADATA_FACTS, line, at, url, what=where, url=url, host=use.value,
+            items.append(_found(METADATA_FACTS_READ, line, at, url, what=where, url=url, host=use.value,
                                kind=_fact(url)))  # fmt: skip
             continue
         sink = _send_nearby(file, index, sends)
         if sink is not None:
             unit = "script" if file.kind == "script" else "code block"
-            items.append(_item(METADATA_CREDENTIALS_SENT, line, at, url, what=where, url=url, host=use.value, kind=kind,
-                               source_line=str(line.locate(at)[0]), where=sink.value, sink_line=str(sink.line),
-                               unit=unit))  # fmt: skip
+            items.append(_found(METADATA_CREDENTIALS_READ, line, at, url, what=where, url=url, host=use.value,
+                                kind=kind, source_line=str(line.locate(at)[0]), where=sink.value,
+                                sink_line=str(sink.line), unit=unit))  # fmt: skip
         else:
-            items.append(_item(METADATA_CREDENTIALS, line, at, url, what=where, url=url, host=use.value, kind=kind))
+            items.append(
+                _found(METADATA_CREDENTIALS_READ, line, at, url, what=where, url=url, host=use.value, kind=kind)
+            )
     return _capped(items)
 
 

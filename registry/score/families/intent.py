@@ -59,10 +59,11 @@ from registry.score.card import CapabilityCard
 from registry.score.code.classify import is_local_host, is_secret_path, normal_path, own_configuration, own_names
 from registry.score.families.record import rule
 from registry.score.instructions import reading
-from registry.score.instructions.conversation import CONTEXT_EXFILTRATION, EXFIL
+from registry.score.instructions.conversation import EXFIL, SENDS_CONVERSATION
+from registry.score.risk.facts import Fact, Row
 from registry.score.risk.lines import CODE, CONFIG, INLINE, PROSE, Line, TextFile, has_warning
 from registry.score.risk.needles import INTENT, needles_in
-from registry.score.risk.rules import Item, RiskRule, show
+from registry.score.risk.rules import show
 from registry.score.vocabulary import URL, free_hosting, registrable, same_owner, sentences, url_host
 
 PER_FILE = 5  # findings of one rule per file
@@ -367,6 +368,33 @@ RULES = (
     STANDING_ORDER, DESCRIPTION_ORDERS, CREDENTIALS_COLLECTED_SENT, PERSONAL_DATA_SENT, DATA_COLLECTED_SENT,
     DESTRUCTION, BACKDOOR, PAYMENT_DATA, SLANTED_OUTPUT, PREBAKED_ANSWERS, EVIDENCE_OMITTED, MARKER_BYPASS,
 )  # fmt: skip
+# What the readers below find, and each fact's rule (this family's rows of the one fact table).
+GIVES_STANDING_ORDER = "gives a standing order beyond the skill's task"
+DESCRIPTION_GIVES_ORDERS = "the description gives the agent orders"
+SENDS_COLLECTED_CREDENTIALS = "a procedure collects credential files and sends them out"
+SENDS_COLLECTED_PERSONAL_DATA = "a procedure collects personal data and sends it out"
+SENDS_COLLECTED_DATA = "a procedure collects files or system facts and sends them out"
+DESTROYS_DATA = "tells the agent to destroy data"
+BUILDS_BACKDOOR = "tells the agent to build a backdoor"
+MISHANDLES_PAYMENT_DATA = "sends payment data to a third party or keeps it in a plain file"
+SLANTS_OUTPUT = "tells the agent to slant or rig the output"
+SUBSTITUTES_ANSWERS = "puts pre-computed answers in place of the work"
+OMITS_EVIDENCE = "leaves evidence out of a report"
+SKIPS_CHECK_ON_MARKER = "skips a check when a marker is present"
+ROWS = (
+    Row(GIVES_STANDING_ORDER, STANDING_ORDER),
+    Row(DESCRIPTION_GIVES_ORDERS, DESCRIPTION_ORDERS),
+    Row(SENDS_COLLECTED_CREDENTIALS, CREDENTIALS_COLLECTED_SENT),
+    Row(SENDS_COLLECTED_PERSONAL_DATA, PERSONAL_DATA_SENT),
+    Row(SENDS_COLLECTED_DATA, DATA_COLLECTED_SENT),
+    Row(DESTROYS_DATA, DESTRUCTION),
+    Row(BUILDS_BACKDOOR, BACKDOOR),
+    Row(MISHANDLES_PAYMENT_DATA, PAYMENT_DATA),
+    Row(SLANTS_OUTPUT, SLANTED_OUTPUT),
+    Row(SUBSTITUTES_ANSWERS, PREBAKED_ANSWERS),
+    Row(OMITS_EVIDENCE, EVIDENCE_OMITTED),
+    Row(SKIPS_CHECK_ON_MARKER, MARKER_BYPASS),
+)
 
 OUT_OF_REACH = """\
 Static reading finds instructions by their shape: an order with its trigger, verb and object, a procedure
@@ -980,23 +1008,23 @@ class _Finder:
     skill: Skill
     own: tuple[str, ...]  # the names the skill's own service goes by
     own_sites: tuple[str, ...]
-    items: list[Item] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
     counts: dict[tuple[str, str], int] = field(default_factory=dict)
     seen: set[tuple[str, str, int]] = field(default_factory=set)
 
-    def add(self, rule_: RiskRule, unit: _Unit, start: int, end: int, **params: str) -> None:
+    def add(self, shape: str, unit: _Unit, start: int, end: int, **params: str) -> None:
         number, column = unit.locate(start)
-        place = (rule_.code, unit.path, number)
-        count = self.counts.get((rule_.code, unit.path), 0)
+        place = (shape, unit.path, number)
+        count = self.counts.get((shape, unit.path), 0)
         if place in self.seen or count >= PER_FILE:
             return
         self.seen.add(place)
-        self.counts[(rule_.code, unit.path)] = count + 1
-        finding = rule_.at(unit.path, number, column, excerpt=show(unit.text[start:end].strip()), **params)
-        self.items.append(Item(finding, rule_, params, (unit.path, unit.parts[0][1].block)))
+        self.counts[(shape, unit.path)] = count + 1
+        excerpt = show(unit.text[start:end].strip())
+        self.facts.append(Fact(shape, unit.path, number, column, excerpt, params, (unit.path, unit.parts[0][1].block)))
 
 
-def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Item]:
+def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Fact]:
     own_sites = tuple(s for s in (skill.homepage, skill.repository) if isinstance(s, str) and s)
     folder = skill.location.rel_folder if skill.location else ""
     finder = _Finder(skill, _service_names(skill, folder), own_sites)
@@ -1005,7 +1033,7 @@ def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Ite
             _read_description(finder, skill, file)
         if file.kind in ("skill_md", "markdown"):
             _read_file(finder, file)
-    return finder.items
+    return finder.facts
 
 
 def _service_names(skill: Skill, folder: str) -> tuple[str, ...]:
@@ -1557,11 +1585,11 @@ def _standing_order(finder: _Finder, unit: _Unit, start: int, sentence: str, low
         trigger, order = found
         verb = " ".join((order.group("verb") or order.group("by") or "").split()).lower()
         what = _said(sentence, min(trigger.start(), order.start()))
-        finder.add(STANDING_ORDER, unit, start, start + len(sentence), what=what, verb=_verb(verb))
+        finder.add(GIVES_STANDING_ORDER, unit, start, start + len(sentence), what=what, verb=_verb(verb))
         return
     always = _ALWAYS_SCRIPT.search(sentence) if not low.isdisjoint(_ALWAYS_WORDS) else None
     if always and not _CONDITION.search(sentence) and _counts(sentence, always.start(), always.end(), unit.near):
-        finder.add(STANDING_ORDER, unit, start, start + len(sentence), what=_said(sentence, always.start()),
+        finder.add(GIVES_STANDING_ORDER, unit, start, start + len(sentence), what=_said(sentence, always.start()),
                    verb="run a script")  # fmt: skip
 
 
@@ -1601,7 +1629,7 @@ def _description_orders(finder: _Finder, unit: _Unit, start: int, sentence: str)
     text = sentence.strip()
     if _gives_orders(text, text.lower()):
         offset = start + (len(sentence) - len(sentence.lstrip()))
-        finder.add(DESCRIPTION_ORDERS, unit, offset, offset + len(text), what=_said(text))
+        finder.add(DESCRIPTION_GIVES_ORDERS, unit, offset, offset + len(text), what=_said(text))
 
 
 _POINTER_WORDS = ("procedure", "section", "steps", "protocol", "checklist", "routine", "instructions")
@@ -1675,7 +1703,7 @@ def _destruction(finder: _Finder, unit: _Unit, start: int, sentence: str) -> Non
         match = shape.search(sentence)
         if match is not None and _counts(sentence, match.start(), match.end(), unit.near):
             finder.add(
-                DESTRUCTION, unit, start + match.start(), start + len(sentence), what=_said(sentence, match.start())
+                DESTROYS_DATA, unit, start + match.start(), start + len(sentence), what=_said(sentence, match.start())
             )
             return
 
@@ -1696,14 +1724,14 @@ def _destroy_procedure(finder: _Finder, members: list[_Unit]) -> None:
                     match = shape.search(sentence)
                     if match and _counts(sentence, match.start(), match.end(), unit.near):
                         what = f"{_said(sentence)} (after encrypting the files, in the same procedure)"
-                        finder.add(DESTRUCTION, unit, start + match.start(), start + len(sentence), what=what)
+                        finder.add(DESTROYS_DATA, unit, start + match.start(), start + len(sentence), what=what)
                         break
             for match in _RM_LIST.finditer(sentence):
                 name = next(g for g in match.groups() if g)
                 writer = _scan_writes(members, name)
                 if writer is not None and not reading._teaching(unit.near):
                     what = f"{_said(match.group(0))}, deleting every file that {writer} listed"
-                    finder.add(DESTRUCTION, unit, start + match.start(), start + match.end(), what=what)
+                    finder.add(DESTROYS_DATA, unit, start + match.start(), start + match.end(), what=what)
 
 
 # The words of a file's lower-cased text that _destroy_procedure's shapes need: originals deleted where files are
@@ -1741,7 +1769,7 @@ def _rm_parent(finder: _Finder, unit: _Unit, start: int, sentence: str) -> None:
     if unit.code and unit.parts[0][1].warns(match.start(), match.end()):
         return
     what = f"{_said(sentence)} (deletes files outside the working folder, in ../)"
-    finder.add(DESTRUCTION, unit, start + match.start(), start + len(sentence), what=what)
+    finder.add(DESTROYS_DATA, unit, start + match.start(), start + len(sentence), what=what)
 
 
 def _backdoor(finder: _Finder, unit: _Unit, start: int, sentence: str) -> None:
@@ -1757,7 +1785,9 @@ def _backdoor(finder: _Finder, unit: _Unit, start: int, sentence: str) -> None:
         outside = reading._URL_ANYWHERE.sub(" ", f"{before} {after}")
         if _mention(outside) or reading._TEACHING.search(outside):
             continue
-        finder.add(BACKDOOR, unit, start + match.start(), start + len(sentence), what=_said(sentence, match.start()))
+        finder.add(
+            BUILDS_BACKDOOR, unit, start + match.start(), start + len(sentence), what=_said(sentence, match.start())
+        )
         return
 
 
@@ -1768,7 +1798,7 @@ def _payment(finder: _Finder, unit: _Unit, start: int, sentence: str) -> None:
     at, end, what, summary = found
     if reading._teaching(unit.near) or reading._warns(sentence[:at] + " " + sentence[end:]):
         return
-    finder.add(PAYMENT_DATA, unit, start + at, start + end, what=what, summary=summary)
+    finder.add(MISHANDLES_PAYMENT_DATA, unit, start + at, start + end, what=what, summary=summary)
 
 
 def _payment_leak(finder: _Finder, unit: _Unit, sentence: str) -> tuple[int, int, str, str] | None:
@@ -1823,7 +1853,7 @@ def _slant(finder: _Finder, unit: _Unit, start: int, sentence: str, low: frozens
         if not _counts(sentence, match.start(), match.end(), unit.near, negation=negation):
             continue
         finder.add(
-            SLANTED_OUTPUT, unit, start + match.start(), start + len(sentence), what=_said(sentence, match.start())
+            SLANTS_OUTPUT, unit, start + match.start(), start + len(sentence), what=_said(sentence, match.start())
         )
         return
 
@@ -1893,30 +1923,30 @@ def _reports(finder: _Finder, unit: _Unit, start: int, sentence: str, low: froze
     if negated and not low.isdisjoint(_BAKED_WORDS) and not _CACHE_CONDITION.search(sentence):
         baked = _PREBAKED.search(sentence)
         if baked and _NO_REDERIVE.search(sentence):
-            _quote(finder, PREBAKED_ANSWERS, unit, start, sentence, baked)
+            _quote(finder, SUBSTITUTES_ANSWERS, unit, start, sentence, baked)
     if negated and not low.isdisjoint(_INSTEAD_WORDS) and not _CACHE_CONDITION.search(sentence):
         skipped = _SKIP_THE_WORK.search(sentence)
         if skipped and _counts_quietly(sentence, skipped, unit):
-            _quote(finder, PREBAKED_ANSWERS, unit, start, sentence, skipped, counted=True)
+            _quote(finder, SUBSTITUTES_ANSWERS, unit, start, sentence, skipped, counted=True)
     if not low.isdisjoint(_JUST_WORDS) and not low.isdisjoint(_SCORE_WORDS):
         fixed = _FIXED_SCORE.search(sentence)
         if fixed and _counts(sentence, fixed.start(), fixed.end(), unit.near, clause=True):
-            _quote(finder, PREBAKED_ANSWERS, unit, start, sentence, fixed, counted=True)
+            _quote(finder, SUBSTITUTES_ANSWERS, unit, start, sentence, fixed, counted=True)
     if not low.isdisjoint(_EVIDENCE_WORDS):
         omit = _OMIT.search(sentence) if not low.isdisjoint(_FROM_WORDS) else None
         if omit and not _HARMLESS_EVIDENCE.search(omit.group("q1") or omit.group("q2") or ""):
-            _quote(finder, EVIDENCE_OMITTED, unit, start, sentence, omit)
+            _quote(finder, OMITS_EVIDENCE, unit, start, sentence, omit)
         hidden = _NOT_REPORTED.search(sentence) if negated else None
         if (
             hidden
             and not _HARMLESS_EVIDENCE.search(hidden.group("q3") or "")
             and _counts_quietly(sentence, hidden, unit)
         ):
-            _quote(finder, EVIDENCE_OMITTED, unit, start, sentence, hidden, counted=True)
+            _quote(finder, OMITS_EVIDENCE, unit, start, sentence, hidden, counted=True)
     if not low.isdisjoint(_BYPASS_WORDS) and not low.isdisjoint(_CHECK_WORDS):
         marker = _MARKER.search(sentence)
         if marker:
-            _quote(finder, MARKER_BYPASS, unit, start, sentence, marker)
+            _quote(finder, SKIPS_CHECK_ON_MARKER, unit, start, sentence, marker)
 
 
 def _counts_quietly(sentence: str, match: re.Match[str], unit: _Unit) -> bool:
@@ -1926,7 +1956,7 @@ def _counts_quietly(sentence: str, match: re.Match[str], unit: _Unit) -> bool:
 
 def _quote(
     finder: _Finder,
-    rule_: RiskRule,
+    shape: str,
     unit: _Unit,
     start: int,
     sentence: str,
@@ -1936,7 +1966,7 @@ def _quote(
     """Report the sentence from the clause of `match` on, when the match is an order."""
     if counted or _counts(sentence, match.start(), match.end(), unit.near):
         at = match.start()
-        finder.add(rule_, unit, start + at, start + len(sentence), what=_said(sentence, at))
+        finder.add(shape, unit, start + at, start + len(sentence), what=_said(sentence, at))
 
 
 # -- a procedure that collects and sends -------------------------------------------------------------
@@ -2028,11 +2058,11 @@ def _collect_and_send(
             if not (send.prose_object or _KEPT.search(sentence) or _TRIGGER.search(sentence)):
                 continue  # a search or model API's template carrying <query> is the skill working
             said = f"{_said(sentence)} (sends {what} to {where})"
-            finder.add(CONTEXT_EXFILTRATION, unit, send.start, end, what=show(said))
+            finder.add(SENDS_CONVERSATION, unit, send.start, end, what=show(said))
             continue
-        rule_ = {CREDENTIALS: CREDENTIALS_COLLECTED_SENT, PERSONAL: PERSONAL_DATA_SENT}.get(kind, DATA_COLLECTED_SENT)
-        finder.add(rule_, unit, send.start, end, what=what, where=where, source_line=str(source_line),
-                   sink_line=str(sink_line))  # fmt: skip
+        collected = {CREDENTIALS: SENDS_COLLECTED_CREDENTIALS, PERSONAL: SENDS_COLLECTED_PERSONAL_DATA}
+        finder.add(collected.get(kind, SENDS_COLLECTED_DATA), unit, send.start, end, what=what, where=where,
+                   source_line=str(source_line), sink_line=str(sink_line))  # fmt: skip
 
 
 def _needs_procedure(send: _Send) -> bool:

@@ -25,8 +25,9 @@ from urllib.parse import urlsplit
 from registry.model import Skill
 from registry.score.card import CapabilityCard
 from registry.score.families.record import rule
+from registry.score.risk.facts import Fact, Row
 from registry.score.risk.lines import CONFIG, INLINE, PROSE, Line, TextFile
-from registry.score.risk.rules import Item, show
+from registry.score.risk.rules import show
 from registry.score.vocabulary import (
     URL,
     free_hosting,
@@ -95,6 +96,10 @@ LURE_UNRELATED_RELEASE = rule(
     ),
 )  # fmt: skip
 RULES = (LURE_FROM_NO_OWNER, LURE_UNRELATED_RELEASE)
+# What a sentence asks of the reader before the skill works, by where its link leads; each fact's rule.
+PREREQUISITE_FROM_NO_OWNER = "a prerequisite fetched from a host with no accountable owner"
+PREREQUISITE_FROM_STRANGER = "a prerequisite program from an unrelated account's release"
+ROWS = (Row(PREREQUISITE_FROM_NO_OWNER, LURE_FROM_NO_OWNER), Row(PREREQUISITE_FROM_STRANGER, LURE_UNRELATED_RELEASE))
 
 # What the sentence asks the reader to do with the link, in the words people write it.
 _ACTION = re.compile(
@@ -127,21 +132,21 @@ _GITHUB_RAW = ("raw.githubusercontent.com", "objects.githubusercontent.com")
 _CONTEXT_SENTENCES = 2  # sentences before the link's that may carry the prerequisite ("X is required. Get it …")
 
 
-def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Item]:
+def check(skill: Skill, card: CapabilityCard, files: list[TextFile]) -> list[Fact]:
     own_sites = tuple(s for s in (skill.homepage, skill.repository) if isinstance(s, str) and s)
-    found: dict[str, Item] = {}
+    found: dict[str, Fact] = {}
     for file in files:
         if file.kind not in ("skill_md", "markdown") or "://" not in file.lowered[0]:
             continue
         for line in file.lines:
             if line.context not in (PROSE, INLINE, CONFIG) or "://" not in line.text:
                 continue
-            for item in _lures(line, own_sites):
-                found.setdefault(item.rule.code, item)  # one finding per rule: the first place it happens
+            for fact in _lures(line, own_sites):
+                found.setdefault(fact.shape, fact)  # one finding per fact: the first place it happens
     return list(found.values())
 
 
-def _lures(line: Line, own_sites: tuple[str, ...]) -> Iterable[Item]:
+def _lures(line: Line, own_sites: tuple[str, ...]) -> Iterable[Fact]:
     text = line.text[:4096]
     parts = sentences(text)
     for index, (start, sentence) in enumerate(parts):
@@ -153,7 +158,7 @@ def _lures(line: Line, own_sites: tuple[str, ...]) -> Iterable[Item]:
                 yield item
 
 
-def _judge(line: Line, at: int, link: str, sentence: str, around: str, own_sites: tuple[str, ...]) -> Item | None:
+def _judge(line: Line, at: int, link: str, sentence: str, around: str, own_sites: tuple[str, ...]) -> Fact | None:
     host = url_host(link)
     if not host:
         return None
@@ -169,11 +174,11 @@ def _judge(line: Line, at: int, link: str, sentence: str, around: str, own_sites
     if kind and _PREREQUISITE.search(around):
         verb = " ".join(action.group("verb").lower().split())
         params = {"action": _phrase(verb), "url": link, "host": host, "host_kind": kind}
-        return _item(LURE_FROM_NO_OWNER, line, at, sentence, params)
+        return _fact(PREREQUISITE_FROM_NO_OWNER, line, at, sentence, params)
     if owner and _PROGRAM_FILE.search(urlsplit(link).path) and _PREREQUISITE.search(around):
         own = ", ".join(own_sites) or "it names no homepage or repository"
         params = {"url": link, "owner": owner, "own": own, "url_name": link.rsplit("/", 1)[-1]}
-        return _item(LURE_UNRELATED_RELEASE, line, at, sentence, params)
+        return _fact(PREREQUISITE_FROM_STRANGER, line, at, sentence, params)
     return None
 
 
@@ -193,7 +198,6 @@ def _phrase(verb: str) -> str:
         verb, verb)  # fmt: skip
 
 
-def _item(rule_, line: Line, at: int, sentence: str, params: dict) -> Item:
+def _fact(shape: str, line: Line, at: int, sentence: str, params: dict) -> Fact:
     number, column = line.locate(at)
-    finding = rule_.at(line.path, number, column, excerpt=show(sentence.strip()), **params)
-    return Item(finding, rule_, params, (line.path, line.block))
+    return Fact(shape, line.path, number, column, show(sentence.strip()), params, (line.path, line.block))

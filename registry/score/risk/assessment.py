@@ -98,7 +98,7 @@ from registry.score.risk.detectors import (
     LINE_NEEDLES,
     describes_pattern,
 )
-from registry.score.risk.facts import FactTable, Hit, calibrate, hits_of
+from registry.score.risk.facts import Fact, FactTable, Hit, calibrate, hits_of
 from registry.score.risk.lines import CODE, CONFIG, TextFile, read_files
 from registry.score.risk.needles import LINE_RULES, needles_in, shared
 from registry.score.risk.rules import CATEGORIES, LEVELS, Item, RiskRule, show
@@ -261,6 +261,8 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     card = CapabilityCard(tuple(sorted(set(uses), key=Use.sort_key)), declared_by(skill), merge_coverage(coverage))
     for card_rule in CARD_RULES:
         findings += card_rule(skill, card, files)
+    for family_check in FAMILY_CHECKS:
+        findings += FACTS.items_of(family_check(skill, card, files))
     assessment = _combine(_drop_restated(_with_columns(findings, contents, shown)))
     orders = _instructions(assessment)
     if orders:
@@ -386,7 +388,10 @@ FACTS = FactTable((*instructions.ROWS, *every_byte.ROWS, *families.ROWS))
 CARD_RULES: tuple[Callable[[Skill, CapabilityCard, list[TextFile]], list[Item]], ...] = (
     card_rules.card_rules,
     every_byte.contacted_lookalikes,
-    *(family.check for family in families.FAMILIES),
+)
+# The family modules' checks read the card and the files and report facts, which the fact table gives rules.
+FAMILY_CHECKS: tuple[Callable[[Skill, CapabilityCard, list[TextFile]], list[Fact]], ...] = tuple(
+    family.check for family in families.FAMILIES
 )
 
 
