@@ -14,6 +14,9 @@
 3. Cost: the per-skill CPU time (process_time) of `analyse_skill` on the corpus, for this tree and for
    the baseline commit (extracted with `git archive` into a temporary folder, run in a subprocess with
    that tree first on PYTHONPATH), in the same run, alternating; min and median of the per-round means.
+   `--collector build` (the default) runs each tree's analysis as its build workers do, with that tree's
+   collector thresholds (`registry.workers.BUILD_COLLECTION_THRESHOLDS`, Python's own where it has none);
+   `--collector python` keeps Python's thresholds in both, to compare the analysis code alone.
 
 The corpus pass and the cost pass are the same worker (`--worker`), which imports only the standard
 library at module level, so it runs against the baseline's code as well as this tree's.
@@ -246,9 +249,22 @@ def _print_attacks(rows: list[dict]) -> None:
 # --------------------------------------------------------------------------------------------- worker
 
 
-def _worker(corpus: Path, rounds: int, levels: bool) -> dict:
-    """Run against whatever `registry` is first on the path: this tree or the baseline's."""
+def _worker(corpus: Path, rounds: int, levels: bool, collector: str = "build") -> dict:
+    """Run against whatever `registry` is first on the path: this tree or the baseline's. With collector "build",
+    the collector runs as that tree's build workers run it (its `workers.BUILD_COLLECTION_THRESHOLDS`, Python's
+    own thresholds in a tree that has none); with "python", at Python's thresholds in both trees."""
+    import gc
+    import importlib
+
     import registry
+
+    if collector == "build":
+        try:
+            thresholds = importlib.import_module("registry.workers").BUILD_COLLECTION_THRESHOLDS
+        except (ImportError, AttributeError):
+            thresholds = None
+        if thresholds:
+            gc.set_threshold(*thresholds)
     from registry import crawl
     from registry.config import Limits
     from registry.policy import Policy
@@ -258,7 +274,8 @@ def _worker(corpus: Path, rounds: int, levels: bool) -> dict:
     locations = []  # (id shown, location): ids prefixed with the source folder, as the corpus pins name them
     for source in sorted(p for p in corpus.iterdir() if p.is_dir()):
         locations.extend((f"{source.name}/{loc.id}", loc) for loc in crawl.crawl(source, limits).locations)
-    out: dict = {"registry": str(Path(registry.__file__).parent), "skills": 0, "levels": {}, "flagged": []}
+    out: dict = {"registry": str(Path(registry.__file__).parent), "skills": 0, "levels": {}, "flagged": [],
+                 "collector": list(gc.get_threshold())}  # fmt: skip
     # Warm-up pass (imports, grammars, caches): not timed; it also gives the verdicts.
     scored = []
     for shown, location in locations:
@@ -284,9 +301,10 @@ def _worker(corpus: Path, rounds: int, levels: bool) -> dict:
     return out
 
 
-def _run_worker(tree: Path, corpus: Path, rounds: int, levels: bool) -> dict:
+def _run_worker(tree: Path, corpus: Path, rounds: int, levels: bool, collector: str = "build") -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    args = [sys.executable, str(Path(__file__).resolve()), "--worker", "--corpus", str(corpus), "--rounds", str(rounds)]
+    args = [sys.executable, str(Path(__file__).resolve()), "--worker", "--corpus", str(corpus), "--rounds", str(rounds),
+            "--collector", collector]  # fmt: skip
     if levels:
         args.append("--levels")
     done = subprocess.run(args, cwd=tree, env=env, capture_output=True, text=True, check=False)
@@ -321,12 +339,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", default=BASELINE, help="commit to compare the cost with")
     parser.add_argument("--no-cost", action="store_true", help="corpus verdicts only, no timing, no baseline")
     parser.add_argument("--no-corpus", action="store_true", help="cases only")
+    parser.add_argument(
+        "--collector", choices=("build", "python"), default="build",
+        help="build: each tree's workers collect as its build runs them (default); python: Python's thresholds",
+    )  # fmt: skip
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--levels", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.worker:
-        print(json.dumps(_worker(args.corpus, args.rounds, args.levels)))
+        print(json.dumps(_worker(args.corpus, args.rounds, args.levels, args.collector)))
         return 0
 
     report: dict = {}
@@ -364,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.no_corpus:
         rounds = 0 if args.no_cost else args.rounds
-        current = _run_worker(REPO_ROOT, args.corpus, rounds, levels=True)
+        current = _run_worker(REPO_ROOT, args.corpus, rounds, levels=True, collector=args.collector)
         n = current["skills"]
         levels = current["levels"]
         high = levels.get("high", 0) + levels.get("critical", 0)
@@ -386,20 +408,28 @@ def main(argv: list[str] | None = None) -> int:
             ours, theirs = list(current["ms_per_skill_rounds"]), []
             with tempfile.TemporaryDirectory(prefix="risk-eval-baseline-") as tmp:
                 tree = extract_baseline(args.baseline, Path(tmp))
-                baseline = _run_worker(tree, args.corpus, args.rounds, levels=False)
+                baseline = _run_worker(tree, args.corpus, args.rounds, levels=False, collector=args.collector)
                 theirs += baseline["ms_per_skill_rounds"]
                 for _ in range(args.repeat - 1):
-                    ours += _run_worker(REPO_ROOT, args.corpus, args.rounds, levels=False)["ms_per_skill_rounds"]
-                    theirs += _run_worker(tree, args.corpus, args.rounds, levels=False)["ms_per_skill_rounds"]
+                    ours += _run_worker(REPO_ROOT, args.corpus, args.rounds, False, args.collector)[
+                        "ms_per_skill_rounds"
+                    ]
+                    theirs += _run_worker(tree, args.corpus, args.rounds, False, args.collector)["ms_per_skill_rounds"]
             report["cost"] = {
                 "measure": "registry.skill_jobs.analyse_skill, process_time per skill (ms), corpus",
+                "collector": {
+                    "option": args.collector,
+                    "this tree": current["collector"],
+                    "baseline": baseline["collector"],
+                },
                 "current": _summary(ours),
                 "baseline": {"commit": args.baseline, "levels": baseline["levels"], **_summary(theirs)},
                 "ratio_median": statistics.median(ours) / statistics.median(theirs),
                 "ratio_min": min(ours) / min(theirs),
             }
             cost = report["cost"]
-            print(f"\ncost per skill (analyse_skill, process_time, {len(ours)} rounds each):")
+            print(f"\ncost per skill (analyse_skill, process_time, {len(ours)} rounds each; collector "
+                  f"{args.collector}: this tree {current['collector']}, baseline {baseline['collector']}):")  # fmt: skip
             print(f"  this tree      min {cost['current']['min']:.2f} ms  median {cost['current']['median']:.2f} ms")
             print(
                 f"  {args.baseline:<14} min {cost['baseline']['min']:.2f} ms  median {cost['baseline']['median']:.2f} ms"

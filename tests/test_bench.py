@@ -181,3 +181,28 @@ def test_targets_report_met_and_unmeasured():
         "check-pr of a one-skill pull request at 10,000 under 10 s": False,
     }
     assert "[NOT MET] no-op rebuild" in bench_run.format_targets(bench_run.targets({10000: result}))
+
+
+def test_risk_eval_cost_worker_collects_as_the_build_or_as_python_says(tmp_path):
+    """bench/risk_eval.py's cost worker runs the analysis with the tree's build collector thresholds, or with
+    Python's (`--collector python`), and says which it used."""
+    import gc
+
+    from conftest import write_skill
+
+    from bench import risk_eval
+    from registry.workers import BUILD_COLLECTION_THRESHOLDS
+
+    write_skill(
+        tmp_path / "source" / "acme", "demo", "---\nname: demo\ndescription: A demo. Use when testing.\n---\n\nHi.\n"
+    )
+    before = gc.get_threshold()
+    try:
+        built = risk_eval._worker(tmp_path / "source", 1, False, "build")
+        gc.set_threshold(*before)
+        plain = risk_eval._worker(tmp_path / "source", 1, False, "python")
+    finally:
+        gc.set_threshold(*before)
+    assert built["skills"] == plain["skills"] == 1 and len(built["ms_per_skill_rounds"]) == 1
+    assert tuple(built["collector"]) == BUILD_COLLECTION_THRESHOLDS
+    assert tuple(plain["collector"]) == before != BUILD_COLLECTION_THRESHOLDS
