@@ -140,6 +140,9 @@ _LEAD_MARKUP = re.compile(r"^(?:[\s>*_#+|`\"'(\[\]{}<!=~-]|\d+[.)]\s|step\s+\d+\
 _DIRECTIVE_PREFIX = re.compile(
     r"(?:(?:then|and|also|first|next|now|finally|always|please|just|immediately|automatically|quietly|silently|"
     r"secretly|simply|additionally|afterwards|after\s+that|in\s+addition|important|note|once\s+done|"
+    # a standing order's time: "after every meeting", "at the end of each session"
+    r"(?:after|before|at\s+the\s+(?:end|start|beginning)\s+of|once|upon|following|during|for)\s+"
+    r"(?:every|each|any|all)\s+[\w-]+(?:\s+[\w-]+)?|"
     r"(?:ai|llm)\s+(?:agents?|assistants?|models?)|ai|agents?|assistants?|claude|models?|llms?)\b[\s,:!.-]*)*"
     r"(?:(?:you|the\s+(?:agent|assistant|model|ai|llm)|claude|agents?|assistants?|it)\s+"
     r"(?:should|must|will|shall|need\s+to|needs\s+to|have\s+to|has\s+to|are\s+to|is\s+to|can|may|ought\s+to|"
