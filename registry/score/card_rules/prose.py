@@ -89,7 +89,7 @@ _RUN_IT = re.compile(
     re.IGNORECASE,
 )
 _EXECUTABLE_PATH = re.compile(
-    r"(?:\.(?:exe|msi|dmg|pkg|app|sh|bash|command|bat|cmd|ps1|vbs|jar|appimage|deb|rpm|bin|run|scr)|/releases/download/"
+    r"(?:\.(?:exe|msi|dmg|pkg|app|sh|bash|command|bat|cmd|ps1|vbs|jar|appimage|deb|rpm|bin|run|scr)|/releases/(?:latest/)?download/"
     r"[^\s]*?/[^./\s]+)(?:[?#][^\s]*)?$",
     re.IGNORECASE,
 )
