@@ -189,12 +189,12 @@ def _bounds() -> list[str]:
 
 
 def _out_of_reach() -> list[str]:
-    """What each attack-family module says static reading cannot see (its OUT_OF_REACH paragraph)."""
-    from registry.score import families
+    """What each attack-family module, and the code analysis, says static reading cannot see (OUT_OF_REACH)."""
+    from registry.score import code, families
 
     paragraphs = [
         (module, " ".join(text.split()))
-        for module in families.FAMILIES
+        for module in (*families.FAMILIES, code)
         if isinstance(text := getattr(module, "OUT_OF_REACH", None), str) and text.strip()
     ]
     if not paragraphs:
