@@ -66,13 +66,12 @@ from registry.score.risk.lines import INLINE, TextFile, has_warning, is_binary
 # What this reading cannot see, for docs/risk.md ("What static reading cannot see"); each case was checked.
 OUT_OF_REACH = """\
 Flows are followed inside one script or code block (and between the fences of one Markdown file), through
-assignments, strings built from pieces, lists and loops over them, and the parameters of the unit's own
-functions. A value handed to a callback that a library calls later is not followed: the response an
-`https.get(url, r => ...)` callback receives, or the chunks of a stream's `data` events, so a `node -e` line
-that downloads a script and `eval`s it in the callback is on the card (the host fetched, the evaluated code)
-with no finding. Text that a command writes with `printf` escapes (`'#!/bin/sh\\ncurl ...'` into a git hook) is
-read as a persistence point that runs a command, not again as the commands it spells, so a credential it
-sends is a credential read and a hook, not a theft."""
+assignments, strings built from pieces, lists and loops over them, the parameters of the unit's own
+functions, and the callbacks Node's `http(s).get` and `request` hand their response to, with a stream's
+`data` and `end` events. A value handed to any other library's callback is not followed. Text that a
+command writes with `printf` escapes (`'#!/bin/sh\\ncurl ...'` into a git hook) is read as a persistence
+point that runs a command, not again as the commands it spells, so a credential it sends is a credential
+read and a hook, not a theft."""
 MAX_FILE = 512 * 1024
 MAX_LINE = 20_000
 MAX_UNITS = 400

@@ -832,6 +832,7 @@ class _Reader:
         elif function is not None and function.type not in ("identifier", "import", "super"):
             receiver = self.expr(function, depth + 1)  # `new Function(x)()`, `(await load())()`
         self.callback(obj, short, args, receiver)
+        self.handed(node, qual, short, obj, args, receiver)
         arg_taints = [self.expr(a, depth + 1) for a in args]
         every = frozenset().union(*arg_taints) | self.picking
         taint = every | receiver | self.kept(short, args)
@@ -1000,6 +1001,31 @@ class _Reader:
         if classify.is_home(pattern):
             return self.source(COLLECTED, f"lists {classify.normal_path(pattern)}", node)
         return CLEAN
+
+    def handed(self, node, qual: str, short: str, obj, args: list, receiver: Taint) -> None:
+        """A callback's first parameter holds what the library hands it: the response of an `http(s).get` or
+        `request` (`https.get(url, r => ...)`), or what a stream carries, for its `data` and `end` events
+        (`r.on('data', c => d += c)`); read before the callback's body is, so the body's flows start from it."""
+        handler = args[-1] if len(args) > 1 else None
+        if handler is None or handler.type not in ("arrow_function", "function_expression"):
+            return
+        names = self.parameters(handler)
+        if not names or not names[0]:
+            return
+        root = qual.split(".", 1)[0]
+        if self.aliases.get(root, root) in ("http", "https", "node:http", "node:https") and short in ("get", "request"):
+            address = args[0]
+            url = self.literal(address) if address.type != "object" else None
+            host = (classify.host_of_pieces(url) if url and "://" in url else None) or self.option_host(address)
+            self.variables[names[0]] = self.source(FETCHED, fetch_label(host or "", url or ""), node, host or "",
+                                                   url or "")  # fmt: skip
+        elif (
+            obj is not None
+            and receiver
+            and short in ("on", "once", "addListener")
+            and self.literal(args[0]) in ("data", "readable", "end", "close")
+        ):
+            self.variables[names[0]] = receiver
 
     def callback(self, obj, short: str, args: list, receiver: Taint) -> None:
         """`paths.forEach(p => ...)`: the callback's parameter holds an element and takes each spelled value of
