@@ -219,7 +219,8 @@ def emit_index(
     `signals` are the trust signals' names and weights, said once in the index and in each shard.
 
     Entries arrive serialised (rendered and cached per skill), so the index is spliced, never held
-    as one large structure in memory.
+    as one large structure in memory: a shard's entries are read (`entries` may read each from a file
+    when asked) as the shard is written, and only one shard is in memory at once.
     """
     tail = {
         "redirects": [
@@ -228,33 +229,34 @@ def emit_index(
         ],
         "withdrawn": [{"id": skill_id, "reason": reason} for skill_id, reason in sorted(lifecycle.withdrawn.items())],
     }
-    entries = [with_signature(entry, urls, skill_id, key) for skill_id, entry in zip(ids, entries, strict=True)]
-    count = shard_count(len(entries))
+    count = shard_count(len(ids))
     if count == 0:
+        signed = [with_signature(entries[number], urls, skill_id, key) for number, skill_id in enumerate(ids)]
         writer.write_bytes(
-            "index.json",
-            _splice(_header(urls, repository, title, len(entries), key, signals), "skills", entries, tail),
+            "index.json", _splice(_header(urls, repository, title, len(ids), key, signals), "skills", signed, tail)
         )
         return
-    members: list[list[bytes]] = [[] for _ in range(count)]
-    for skill_id, entry in zip(ids, entries, strict=True):
-        members[shard_of(skill_id, count)].append(entry)
+    members: list[list[int]] = [[] for _ in range(count)]
+    for number, skill_id in enumerate(ids):
+        members[shard_of(skill_id, count)].append(number)
     shards = []
-    for number, shard_entries in enumerate(members):
-        path = f"index/{number}.json"
-        head = {"format_version": FORMAT_VERSION, "shard": number, "shard_count": count,
+    for shard, numbers in enumerate(members):
+        path = f"index/{shard}.json"
+        head = {"format_version": FORMAT_VERSION, "shard": shard, "shard_count": count,
                 "trust_signals": _signals(signals)}  # fmt: skip
-        data = _splice({**head, "skill_count": len(shard_entries)}, "skills", shard_entries, {})
+        signed = [with_signature(entries[number], urls, ids[number], key) for number in numbers]
+        data = _splice({**head, "skill_count": len(signed)}, "skills", signed, {})
+        del signed
         writer.write_bytes(path, data)
         shards.append(
             {
                 "url": urls.absolute(path),
-                "skill_count": len(shard_entries),
+                "skill_count": len(numbers),
                 "digest": "sha256:" + hashlib.sha256(data).hexdigest(),
                 "bytes": len(data),
             }
         )
-    manifest = _header(urls, repository, title, len(entries), key, signals)
+    manifest = _header(urls, repository, title, len(ids), key, signals)
     manifest["shard_rule"] = "int(sha256(skill id as UTF-8) first 8 hex digits, 16) % shard count"
     manifest["shards"] = shards
     manifest.update(tail)
@@ -295,15 +297,28 @@ class IndexJson:
         return IndexEntry(dump_json(entry).rstrip(b"\n"), trust_signals(context.assessment))
 
     def site(self, context: SiteContext, writer: SiteWriter, results: Sequence[IndexEntry]) -> None:
-        entries, signals = [], None
-        for result in results:
-            entries.append(result.entry)
-            if signals is None:
-                signals = result.signals
-            elif result.signals != signals:  # said once for every skill: they must be the same for every skill
-                raise ValueError(f"trust signals differ between skills: {result.signals} and {signals}")
+        entries = _CheckedEntries(results)
         emit_index(
             writer, entries, [s.id for s in context.published], context.urls, context.repository, context.title,
-            context.lifecycle, context.options.signing, signals or (),
+            context.lifecycle, context.options.signing, entries.signals,
         )  # fmt: skip
         writer.write_bytes("schema/index.schema.json", (context.options.schema / "index.schema.json").read_bytes())
+
+
+class _CheckedEntries(Sequence[bytes]):
+    """The skills' serialised entries, each read from `results` when asked for (the site-wide hook reads them back
+    from a file one at a time), checked to carry the first skill's trust signals: said once for every skill, they
+    must be the same for every skill."""
+
+    def __init__(self, results: Sequence[IndexEntry]) -> None:
+        self.results = results
+        self.signals: tuple[tuple[str, int], ...] = results[0].signals if len(results) else ()
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def __getitem__(self, number):  # type: ignore[override]
+        result = self.results[number]
+        if result.signals != self.signals:
+            raise ValueError(f"trust signals differ between skills: {result.signals} and {self.signals}")
+        return result.entry
