@@ -91,28 +91,28 @@ class ShardWriter:
         return True
 
 
-# Postings encoded at once, at most: bounds the memory a cold build's shards take beside the index's own arrays.
-POSTINGS_BATCH = 1 << 20
+# Postings encoded at once, at most: bounds the memory a cold build's shards take beside the postings kept for them
+# (about 100 bytes a posting while encoded: PostingsTable.raw's arrays).
+POSTINGS_BATCH = 1 << 18
 
 
-def write_postings(out: ShardWriter, table: postings.PostingsTable, bucket_of_word: np.ndarray) -> None:
+def write_postings(out: ShardWriter, table: postings.CollectedPostings | postings.PostingsTable,
+                   bucket_of_word: np.ndarray) -> None:  # fmt: skip
     """`postings/<bucket>.bin` for every bucket of the table (bucket_of_word[i]: word i's), each holding its words in
-    the table's order, encoded a batch of buckets at a time."""
-    order = np.argsort(bucket_of_word, kind="stable")
+    sorted order, encoded a batch of buckets at a time."""
+    words = table.words
+    by_word = np.array(sorted(range(len(words)), key=words.__getitem__), dtype=np.int64)
+    order = by_word[np.argsort(bucket_of_word[by_word], kind="stable")]
     ordered = bucket_of_word[order]
     bounds = np.append(np.flatnonzero(np.diff(ordered, prepend=-1)), len(order))  # each bucket's first word
-    ends = np.cumsum(np.diff(table.starts)[order])[bounds[1:] - 1]  # postings through each bucket
-    first = 0
-    while first < len(bounds) - 1:
-        before = int(ends[first - 1]) if first else 0
-        last = max(first + 1, int(np.searchsorted(ends, before + POSTINGS_BATCH, side="right")))
+    bucket_counts = np.add.reduceat(table.counts()[order], bounds[:-1]) if len(order) else np.empty(0, np.int64)
+    for first, last in postings.word_runs(bucket_counts, POSTINGS_BATCH):
         raw, offsets = table.take(order[bounds[first] : bounds[last]]).raw()
         for number in range(first, last):
             start, stop = bounds[number] - bounds[first], bounds[number + 1] - bounds[first]
             out.write(
                 f"postings/{int(ordered[bounds[number]])}.bin", postings.deflate(raw[offsets[start] : offsets[stop]])
             )
-        first = last
 
 
 def write_shards(writer: SiteOutput, documents: list[SearchDocument], directory: Path, update: IndexUpdate,

@@ -16,8 +16,9 @@ Whoosh's commit and these files leaves a generation that does not match, and the
 everything again. `state.json` also names this version of the index with a random token, so that
 whatever was made from the index (the site's shards) can tell whether it still describes it.
 
-A cold build hands the shards the postings it has just written (IndexUpdate.postings), in memory:
-every word is read, counted and sorted once for both.
+A cold build hands the shards the postings it has just written (IndexUpdate.postings), in memory
+as the writer collected them (twelve bytes a posting): every word is read and counted once for both,
+and each sorts a run of words at a time into the order its files want.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.reading import TermNotFound
 
 from registry.search.documents import SearchDocument
-from registry.search.postings import PostingsTable
+from registry.search.postings import CollectedPostings, count_words, word_runs
 from registry.search.synonyms import synonym_groups
 from registry.search.terms import stem_hash
 
@@ -80,8 +81,8 @@ class BulkWords:
     added documents hand over their (word, weight) pairs at once; the other fields' postings (every
     indexed field has the Existence format) and those of older segments merged into the writer
     still arrive through the pool's `add` and are taken too. At flush every field's postings are
-    sorted at once and written in Whoosh's own block format (write_terms). With `keep`, the sorted
-    postings of the `words` field stay in `table`.
+    sorted and written in Whoosh's own block format (write_terms), the `words` field's a run of words
+    at a time (WRITE_BATCH). With `keep`, the `words` field's postings stay in `table`, as collected.
     """
 
     FIELD = "words"
@@ -102,7 +103,7 @@ class BulkWords:
             and not field.scorable and not field.vector and not field.separate_spelling()
         }  # fmt: skip
         self.keep = keep
-        self.table: PostingsTable | None = None  # with keep, after flush: (words sorted, Whoosh document numbers)
+        self.table: CollectedPostings | None = None  # with keep, after flush: the words' postings as collected
 
     def add_words(self, docnum: int, words: Sequence[str], weights: bytes) -> None:
         """A document's words and their weights (uint32, as SearchDocument keeps them)."""
@@ -113,7 +114,7 @@ class BulkWords:
 
     def document_frequencies(self) -> dict[str, int]:
         """Per word, how many documents added so far hold it."""
-        counts = np.bincount(np.frombuffer(self.term_ids, dtype=np.uint32), minlength=len(self.term_index))
+        counts = count_words(np.frombuffer(self.term_ids, dtype=np.uint32), len(self.term_index))
         words = list(self.term_index)
         return {words[i]: int(counts[i]) for i in np.flatnonzero(counts)}
 
@@ -159,39 +160,45 @@ class BulkWords:
                 np.cumsum([counts[term] for term in terms], out=starts[1:])
                 documents = np.array([document for _, document, _ in postings], dtype=np.uint32)
                 weights = np.array([weight for _, _, weight in postings], dtype=np.float32)
-                write_terms(self.fieldwriter, name, schema[name], terms, starts, documents, weights)
+                write_terms(self.fieldwriter, name, schema[name], [(terms, starts, documents, weights)])
 
     def _write_words(self, schema) -> None:
         if not self.term_index:
             return
         words = list(self.term_index)
-        by_word = sorted(range(len(words)), key=words.__getitem__)
-        rank = np.empty(len(words), dtype=np.uint64)
-        rank[by_word] = np.arange(len(words), dtype=np.uint64)
-        docnums = np.frombuffer(self.docnums, dtype=np.uint32)
-        # One sort of (word's rank, document number): unique pairs, so any sort gives the same order.
-        order = np.argsort((rank[np.frombuffer(self.term_ids, dtype=np.uint32)] << np.uint64(32)) | docnums)
-        counts = np.bincount(np.frombuffer(self.term_ids, dtype=np.uint32), minlength=len(words))[by_word]
-        starts = np.zeros(len(words) + 1, dtype=np.int64)
-        np.cumsum(counts, out=starts[1:])
-        sorted_words = [words[i] for i in by_word]
-        docnums = docnums[order]
-        weights = np.frombuffer(self.weights, dtype=np.uint32)[order]
-        del order
-        terms = [word.encode("utf-8") for word in sorted_words]
-        write_terms(self.fieldwriter, self.FIELD, schema[self.FIELD], terms, starts, docnums, weights)
+        collected = CollectedPostings(
+            words, np.frombuffer(self.term_ids, dtype=np.uint32), np.frombuffer(self.docnums, dtype=np.uint32),
+            np.frombuffer(self.weights, dtype=np.uint32),
+        )  # fmt: skip
+        by_word = np.array(sorted(range(len(words)), key=words.__getitem__), dtype=np.int64)
+        counts = collected.counts()[by_word]
+        write_terms(self.fieldwriter, self.FIELD, schema[self.FIELD], _term_batches(collected, by_word, counts))
         if self.keep:
-            self.table = PostingsTable(sorted_words, starts, docnums, weights)
+            self.table = collected
 
     def close(self) -> None:
         self.fieldwriter.close()
 
 
-def write_terms(fieldwriter, name: str, field, terms: Sequence[bytes], starts: np.ndarray, docnums: np.ndarray,
-                weights: np.ndarray) -> None:  # fmt: skip
-    """A field's terms (sorted) and postings (term i: docnums and weights [starts[i]:starts[i + 1]], ascending
-    documents) written as Whoosh's W3FieldWriter and W3PostingsWriter write them, byte for byte (tests/search/
-    test_whoosh_index.py compares), with a Python call per block rather than several per posting."""
+# Postings sorted and written at once, at most: what the words' postings take beside the twelve bytes a posting
+# BulkWords keeps (as Python values, in write_terms: about a hundred bytes a posting).
+WRITE_BATCH = 1 << 18
+
+
+def _term_batches(collected: CollectedPostings, by_word: np.ndarray, counts: np.ndarray):
+    """write_terms' batches of the collected words in the order `by_word` gives (counts: their postings)."""
+    for first, last in word_runs(counts, WRITE_BATCH):
+        run = collected.take(by_word[first:last])
+        yield [word.encode("utf-8") for word in run.words], run.starts, run.documents, run.weights
+
+
+def write_terms(fieldwriter, name: str, field,
+                batches: Iterable[tuple[Sequence[bytes], np.ndarray, np.ndarray, np.ndarray]]) -> None:  # fmt: skip
+    """A field's terms and postings written as Whoosh's W3FieldWriter and W3PostingsWriter write them, byte for byte
+    (tests/search/test_whoosh_index.py compares), with a Python call per block rather than several per posting.
+    `batches` hold the terms in order, a run at a time: (terms, starts, docnums, weights), term i's postings being
+    docnums and weights [starts[i]:starts[i + 1]] (ascending documents). Only a batch's postings are ever Python
+    values at once."""
     from whoosh.codec.whoosh3 import COMPRESSION_MIN_SIZE, WHOOSH3_HEADER_MAGIC, W3TermInfo
     from whoosh.system import pack_int, pack_long, pack_ushort
     from whoosh.util.numeric import length_to_byte
@@ -199,11 +206,12 @@ def write_terms(fieldwriter, name: str, field, terms: Sequence[bytes], starts: n
     fieldwriter.start_field(name, field)
     postings = fieldwriter._postwriter
     if postings._inlinelimit > 1 or postings._byteids or field.format.fixed_value_size() != 0:
-        for i, term in enumerate(terms):  # a codec this does not mirror: Whoosh's own calls
-            fieldwriter.start_term(term)
-            for j in range(int(starts[i]), int(starts[i + 1])):
-                fieldwriter.add(int(docnums[j]), float(weights[j]), b"", None)
-            fieldwriter.finish_term()
+        for terms, starts, docnums, weights in batches:  # a codec this does not mirror: Whoosh's own calls
+            for i, term in enumerate(terms):
+                fieldwriter.start_term(term)
+                for j in range(int(starts[i]), int(starts[i + 1])):
+                    fieldwriter.add(int(docnums[j]), float(weights[j]), b"", None)
+                fieldwriter.finish_term()
         fieldwriter.finish_field()
         return
     postfile = postings._postfile
@@ -213,46 +221,48 @@ def write_terms(fieldwriter, name: str, field, terms: Sequence[bytes], starts: n
     field_key = pack_ushort(fieldwriter._fieldmap[name])
     pack_info = W3TermInfo._struct.pack
     no_length, zero_length = length_to_byte(None), length_to_byte(0)
-    ids = docnums.tolist()
-    gaps = np.diff(docnums.astype(np.int64), prepend=0)
-    gaps[starts[:-1][np.diff(starts) > 0]] = docnums[starts[:-1][np.diff(starts) > 0]]
-    values = weights.astype(np.float32).tolist()  # as Whoosh holds them: float32, read back as Python floats
-    block_starts = []  # each block's gaps start from the block's first id, not the word's
-    for first, last in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
-        block_starts.extend(range(first + limit, last, limit))
-    gaps[block_starts] = docnums[block_starts]
-    deltas = gaps.tolist()
-    for i, term in enumerate(terms):
-        first, last = int(starts[i]), int(starts[i + 1])
-        offset = tell()
-        write(WHOOSH3_HEADER_MAGIC)
-        total = 0
-        top = 0
-        for start in range(first, last, limit):
-            stop = min(start + limit, last)
-            block = values[start:stop]
-            total += sum(block)
-            heaviest = max(block)
-            top = max(top, heaviest)
-            if block.count(1.0) == len(block):
-                shown = None
-            elif block.count(block[0]) == len(block):
-                shown = block[0]
-            else:
-                shown = tuple(block)
-            data = dumps((tuple(deltas[start:stop]), shown, None), 2)
-            packed = compression if len(data) >= COMPRESSION_MIN_SIZE else 0
-            if packed:
-                data = zlib.compress(data, packed)
-            info = dumps((stop - start, ids[stop - 1], heaviest, packed, no_length, zero_length), 2)
-            write_int(-(len(info) + len(data)) if stop == last else len(info) + len(data))
-            write(info)
-            write(data)
-        extent = pack_long(offset) + pack_int(tell() - offset)
-        add_term(
-            field_key + term,
-            pack_info(False, total, last - first, 0, zero_length, top, ids[first], ids[last - 1]) + extent,
-        )
+    for terms, starts, docnums, weights in batches:
+        ids = docnums.tolist()
+        gaps = np.diff(docnums.astype(np.int64), prepend=0)
+        firsts = starts[:-1][np.diff(starts) > 0]
+        gaps[firsts] = docnums[firsts]
+        values = weights.astype(np.float32).tolist()  # as Whoosh holds them: float32, read back as Python floats
+        block_starts = []  # each block's gaps start from the block's first id, not the word's
+        for first, last in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
+            block_starts.extend(range(first + limit, last, limit))
+        gaps[block_starts] = docnums[block_starts]
+        deltas = gaps.tolist()
+        for i, term in enumerate(terms):
+            first, last = int(starts[i]), int(starts[i + 1])
+            offset = tell()
+            write(WHOOSH3_HEADER_MAGIC)
+            total = 0
+            top = 0
+            for start in range(first, last, limit):
+                stop = min(start + limit, last)
+                block = values[start:stop]
+                total += sum(block)
+                heaviest = max(block)
+                top = max(top, heaviest)
+                if block.count(1.0) == len(block):
+                    shown = None
+                elif block.count(block[0]) == len(block):
+                    shown = block[0]
+                else:
+                    shown = tuple(block)
+                data = dumps((tuple(deltas[start:stop]), shown, None), 2)
+                packed = compression if len(data) >= COMPRESSION_MIN_SIZE else 0
+                if packed:
+                    data = zlib.compress(data, packed)
+                info = dumps((stop - start, ids[stop - 1], heaviest, packed, no_length, zero_length), 2)
+                write_int(-(len(info) + len(data)) if stop == last else len(info) + len(data))
+                write(info)
+                write(data)
+            extent = pack_long(offset) + pack_int(tell() - offset)
+            add_term(
+                field_key + term,
+                pack_info(False, total, last - first, 0, zero_length, top, ids[first], ids[last - 1]) + extent,
+            )
     fieldwriter.finish_field()
 
 
@@ -304,7 +314,7 @@ class IndexUpdate:
     stats: IndexStats
     vocabulary: dict[str, list[int]]  # read_vocabulary, after the update
     meta: dict  # read_meta, after the update
-    postings: PostingsTable | None  # with keep_postings, for a new index: every word's postings (documents: slots)
+    postings: CollectedPostings | None  # with keep_postings, for a new index: every word's postings (documents: slots)
 
 
 def _open_or_create(directory: Path, code: str) -> tuple[index.Index, dict[str, list], str]:
@@ -428,9 +438,8 @@ def index_documents(
                 del vocabulary[word]
         writer.commit()
         if bulk.table is not None:
-            table = bulk.table
-            slot_of = np.array([assigned[doc.id] for doc in changed], dtype=np.uint32)
-            postings = PostingsTable(table.words, table.starts, slot_of[table.documents], table.weights)
+            postings = bulk.table
+            postings.renumber(np.array([assigned[doc.id] for doc in changed], dtype=np.uint32))
         _replace(directory / VOCABULARY, orjson.dumps(vocabulary, option=orjson.OPT_SORT_KEYS))
     summary = {
         "live": len(slots),

@@ -95,6 +95,10 @@ class PostingsTable:
     def __len__(self) -> int:
         return len(self.words)
 
+    def counts(self) -> np.ndarray:
+        """How many postings each word has."""
+        return np.diff(self.starts)
+
     def take(self, order: np.ndarray) -> PostingsTable:
         """The same postings with the words in `order` (indices into this table)."""
         order = np.asarray(order, dtype=np.int64)
@@ -144,6 +148,75 @@ class PostingsTable:
         at += counts
         _scatter(out, tf_bytes, tf_lengths, at)
         return out.tobytes(), offsets
+
+
+class CollectedPostings:
+    """Postings as an index writer collects them, document after document: posting j is word term_ids[j] (an index
+    into `words`) in document documents[j], of weight weights[j]. Twelve bytes a posting and nothing per word but its
+    string: what a registry's worth of postings is kept as, and read a run of words at a time (take) in the order
+    a file wants them, instead of being sorted whole into a second copy."""
+
+    def __init__(self, words: Sequence[str], term_ids: np.ndarray, documents: np.ndarray, weights: np.ndarray) -> None:
+        self.words = list(words)
+        self.term_ids = np.asarray(term_ids)
+        self.documents = np.asarray(documents)
+        self.weights = np.asarray(weights)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def counts(self) -> np.ndarray:
+        return count_words(self.term_ids, len(self.words))
+
+    def take(self, order: np.ndarray) -> PostingsTable:
+        """The postings of the words `order` names (indices into `words`), in that order, each word's documents
+        ascending. One pass over every posting, with a byte a posting beside the words' own."""
+        order = np.asarray(order, dtype=np.int64)
+        position = np.zeros(len(self.words), dtype=np.uint64)
+        position[order] = np.arange(1, len(order) + 1, dtype=np.uint64)  # 0: a word not taken
+        wanted = np.zeros(len(self.words), dtype=bool)
+        wanted[order] = True
+        picked = np.flatnonzero(wanted[self.term_ids])
+        documents = self.documents[picked]
+        # One sort of (word's position, document): a word is in a document once, so any sort gives the same order.
+        key = (position[self.term_ids[picked]] << np.uint64(32)) | documents.astype(np.uint64)
+        del wanted
+        sort = np.argsort(key)
+        counts = np.bincount((key >> np.uint64(32)).astype(np.int64), minlength=len(order) + 1)[1:]
+        del key
+        starts = np.zeros(len(order) + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        words = self.words
+        return PostingsTable([words[i] for i in order.tolist()], starts, documents[sort], self.weights[picked[sort]])
+
+    def renumber(self, numbers: np.ndarray, batch: int = 1 << 20) -> None:
+        """Every document d becomes numbers[d], in place, a batch at a time: no second array of every posting."""
+        documents = self.documents
+        for start in range(0, len(documents), batch):
+            documents[start : start + batch] = numbers[documents[start : start + batch]]
+
+
+def count_words(term_ids: np.ndarray, words: int, batch: int = 1 << 20) -> np.ndarray:
+    """How many times each of `words` word numbers occurs in term_ids. A batch at a time: np.bincount makes an
+    int64 copy of what it counts, eight bytes a posting."""
+    counts = np.zeros(words, dtype=np.int64)
+    for start in range(0, len(term_ids), batch):
+        counts += np.bincount(term_ids[start : start + batch], minlength=words)
+    return counts
+
+
+def word_runs(counts: np.ndarray, limit: int) -> list[tuple[int, int]]:
+    """Consecutive runs [first, last) of words (counts: each word's postings, in order) of at most `limit` postings
+    each, or of one word when it alone has more."""
+    ends = np.cumsum(counts)
+    runs = []
+    first = 0
+    while first < len(counts):
+        before = int(ends[first - 1]) if first else 0
+        last = max(first + 1, int(np.searchsorted(ends, before + limit, side="right")))
+        runs.append((first, last))
+        first = last
+    return runs
 
 
 # zlib's default level: at 10,000 synthetic skills the postings files are 0.3% larger than at level 9 and deflate

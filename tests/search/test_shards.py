@@ -6,6 +6,7 @@ import zlib
 
 import numpy as np
 import orjson
+import pytest
 from conftest import SKILLS_INDEX
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,9 +14,19 @@ from memory_source import document
 
 from registry.build import build
 from registry.config import BuildOptions, search_cache
+from registry.emit import search as emit_search_module
 from registry.emit.output import SiteOutput
 from registry.emit.search import STATE_KEY, emit_search
-from registry.search.postings import PostingsTable, encode_postings, encode_varint, encode_varints
+from registry.search import index as search_index
+from registry.search.postings import (
+    CollectedPostings,
+    PostingsTable,
+    count_words,
+    encode_postings,
+    encode_varint,
+    encode_varints,
+    word_runs,
+)
 from registry.search.shards import DESCRIPTIONS, decode_postings
 from registry.search.terms import bucket_of, prefix2
 from registry.state import BuildState
@@ -214,9 +225,14 @@ def test_incremental_shards_equal_a_clean_build_after_every_change(tmp_path):
     runner.close()
 
 
-def test_shards_from_a_new_index_equal_shards_read_back_from_it(tmp_path):
+@pytest.mark.parametrize("batches", [None, (5, 7), (1, 1)])
+def test_shards_from_a_new_index_equal_shards_read_back_from_it(tmp_path, monkeypatch, batches):
     """A cold build writes the postings files from the postings the new index was just written from; a build that
-    finds the index but not the shards' state reads every word back from the index: the same bytes."""
+    finds the index but not the shards' state reads every word back from the index: the same bytes, however few
+    postings the index and the shards take at once (`batches`; one word's postings are never split)."""
+    if batches is not None:
+        monkeypatch.setattr(search_index, "WRITE_BATCH", batches[0])
+        monkeypatch.setattr(emit_search_module, "POSTINGS_BATCH", batches[1])
     rnd = random.Random(5)
     documents = [random_document(rnd, f"p/s{i}") for i in range(60)]
     runner = StageRunner(tmp_path / "a")
@@ -227,6 +243,74 @@ def test_shards_from_a_new_index_equal_shards_read_back_from_it(tmp_path):
     assert again.whoosh.indexed == 0 and again.shards_kept == 0
     assert files_again == files
     runner.close()
+
+
+def test_a_new_index_hands_its_writer_bounded_batches_of_words(tmp_path, monkeypatch):
+    """Whoosh's words are written a run of words at a time, each run at most WRITE_BATCH postings or a single word:
+    what is held as Python values at once does not grow with the registry."""
+    limit = 200
+    monkeypatch.setattr(search_index, "WRITE_BATCH", limit)
+    seen = []
+    real = search_index.write_terms
+
+    def recording(fieldwriter, name, field, batches):
+        def noted():
+            for batch in batches:
+                terms, starts = batch[0], batch[1]
+                if name == "words":
+                    seen.append((len(terms), int(starts[-1])))
+                yield batch
+
+        real(fieldwriter, name, field, noted())
+
+    monkeypatch.setattr(search_index, "write_terms", recording)
+    rnd = random.Random(4)
+    documents = [random_document(rnd, f"p/s{i}") for i in range(80)]
+    runner = StageRunner(tmp_path / "a")
+    runner.run(documents)
+    runner.close()
+    total = sum(len(d.word_list()) for d in documents)
+    assert sum(postings for _, postings in seen) == total and len(seen) > 1
+    assert all(postings <= limit or terms == 1 for terms, postings in seen)
+    assert any(terms > 1 for terms, _ in seen)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(postings, st.randoms(use_true_random=False))
+def test_collected_postings_give_the_table_of_the_same_postings(entries, rnd):
+    """Postings as an index writer collects them (document after document, its words in any order) taken a run of
+    words at a time: the same table as those postings sorted by word."""
+    words = sorted(entries)
+    collected = [(document, number, weight) for number, word in enumerate(words) for document, weight in entries[word]]
+    rnd.shuffle(collected)
+    collected.sort(key=lambda posting: posting[0])  # document after document, words in no order
+    term_ids = np.array([number for _, number, _ in collected], dtype=np.uint32)
+    table = CollectedPostings(
+        words, term_ids, np.array([d for d, _, _ in collected], dtype=np.uint32),
+        np.array([w for _, _, w in collected], dtype=np.uint32),
+    )  # fmt: skip
+    reference = PostingsTable.from_entries(
+        (word, np.array(sorted(d for d, _ in entries[word])), np.array([w for _, w in sorted(entries[word])]))
+        for word in words
+    )
+    assert table.counts().tolist() == reference.counts().tolist() == count_words(term_ids, len(words), 3).tolist()
+    order = list(range(len(words)))
+    rnd.shuffle(order)
+    order = np.array(order[: rnd.randint(0, len(order))], dtype=np.int64)
+    taken, expected = table.take(order), reference.take(order)
+    assert taken.words == expected.words and taken.starts.tolist() == expected.starts.tolist()
+    assert taken.documents.tolist() == expected.documents.tolist()
+    assert taken.weights.tolist() == expected.weights.tolist()
+    table.renumber(np.arange(70_001, dtype=np.uint32)[::-1].copy(), batch=2)
+    assert table.documents.tolist() == [70_000 - d for d, _, _ in collected]
+
+
+@given(st.lists(st.integers(0, 50), max_size=30), st.integers(1, 60))
+def test_word_runs_cover_every_word_in_bounded_runs(counts, limit):
+    runs = word_runs(np.array(counts, dtype=np.int64), limit)
+    assert [first for first, _ in runs] == [0, *(last for _, last in runs)][: len(runs)]
+    assert (runs[-1][1] if runs else 0) == len(counts)
+    assert all(sum(counts[first:last]) <= limit or last == first + 1 for first, last in runs)
 
 
 def test_shards_left_behind_by_an_interrupted_build_are_made_again(tmp_path):

@@ -2,9 +2,11 @@
 
 import random
 
+import pytest
 from memory_source import MemorySource, document
 
 from registry.search import engine
+from registry.search import index as search_index
 from registry.search.index import assign_slots, read_meta, read_vocabulary, update_index
 from registry.search.query import WhooshSource
 from registry.search.terms import stem_hash
@@ -113,11 +115,15 @@ def segment_files(directory):
     return found
 
 
-def test_the_postings_are_written_as_whoosh_writes_them(tmp_path):
+@pytest.mark.parametrize("batch", [None, 100, 1])
+def test_the_postings_are_written_as_whoosh_writes_them(tmp_path, monkeypatch, batch):
     """index.write_terms writes every indexed field (the words and the fields beside them) in Whoosh's own format
     without Whoosh's per-posting calls: the terms and postings files are byte for byte what Whoosh's writer makes of
-    the same documents."""
+    the same documents, however many postings are written at once (`batch`)."""
     from whoosh import index
+
+    if batch is not None:
+        monkeypatch.setattr(search_index, "WRITE_BATCH", batch)
 
     from registry.search.index import make_schema
 
