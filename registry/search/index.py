@@ -32,7 +32,7 @@ import time
 import zlib
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from pickle import dumps
@@ -349,6 +349,30 @@ def _replace(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
+def _replace_with(path: Path, parts: Iterable[bytes]) -> None:
+    """_replace with data written a part at a time."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    with open(temporary, "wb") as file:
+        file.writelines(parts)
+    os.replace(temporary, path)
+
+
+STATE_BATCH = 1024  # skills serialised at once in state.json
+
+
+def state_json(generation: int, code: str, token: str, slots: dict[str, list]) -> Iterator[bytes]:
+    """orjson.dumps({"generation": ..., "code": ..., "token": ..., "slots": slots}) a batch of skills at a time:
+    the slots hold every word of every skill, and the whole file is never one bytes object."""
+    head = orjson.dumps({"generation": generation, "code": code, "token": token})
+    yield head[:-1] + b',"slots":{'
+    items = iter(slots.items())
+    separator = b""
+    while batch := dict(itertools.islice(items, STATE_BATCH)):
+        yield separator + orjson.dumps(batch)[1:-1]
+        separator = b","
+    yield b"}}"
+
+
 def slot_count(documents: int) -> int:
     """At most half the slots taken, in powers of two: the count changes rarely as a registry grows."""
     count = 64
@@ -454,8 +478,7 @@ def index_documents(
         # Last: until this names the new generation, the next build starts over.
         generation = index.open_dir(str(directory)).latest_generation()
         token = secrets.token_hex(8)
-        state = {"generation": generation, "code": code, "token": token, "slots": slots}
-        _replace(directory / "state.json", orjson.dumps(state))
+        _replace_with(directory / "state.json", state_json(generation, code, token, slots))
     ix.close()
     stats = IndexStats(
         len(changed), len(removed), len(wanted) - len(changed), time.perf_counter() - started,

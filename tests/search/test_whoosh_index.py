@@ -2,12 +2,13 @@
 
 import random
 
+import orjson
 import pytest
 from memory_source import MemorySource, document
 
 from registry.search import engine
 from registry.search import index as search_index
-from registry.search.index import assign_slots, read_meta, read_vocabulary, update_index
+from registry.search.index import assign_slots, read_meta, read_vocabulary, state_json, update_index
 from registry.search.query import WhooshSource
 from registry.search.terms import stem_hash
 
@@ -150,3 +151,12 @@ def test_the_postings_are_written_as_whoosh_writes_them(tmp_path, monkeypatch, b
     assert {"trm", "pst"} <= set(ours_files)
     assert ours_files["trm"] == their_files["trm"]
     assert ours_files["pst"] == their_files["pst"]
+
+
+@pytest.mark.parametrize("skills", [0, 1, 5, 40])
+def test_state_json_is_written_a_batch_of_skills_at_a_time_as_one_dump_writes_it(monkeypatch, skills):
+    monkeypatch.setattr(search_index, "STATE_BATCH", 4)
+    slots = {f"p/s{n}": [n, f"{n:064x}", "deploy kubernetes 中文 é"] for n in range(skills)}
+    parts = list(state_json(3, "code", "a1b2", slots))
+    assert len(parts) == 2 + -(-skills // 4)
+    assert b"".join(parts) == orjson.dumps({"generation": 3, "code": "code", "token": "a1b2", "slots": slots})
