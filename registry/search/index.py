@@ -181,7 +181,7 @@ class BulkWords:
 
 
 # Postings sorted and written at once, at most: what the words' postings take beside the twelve bytes a posting
-# BulkWords keeps (as Python values, in write_terms: about a hundred bytes a posting).
+# BulkWords keeps (about forty bytes a posting while sorted and written); each batch reads every posting once.
 WRITE_BATCH = 1 << 18
 
 
@@ -222,16 +222,15 @@ def write_terms(fieldwriter, name: str, field,
     pack_info = W3TermInfo._struct.pack
     no_length, zero_length = length_to_byte(None), length_to_byte(0)
     for terms, starts, docnums, weights in batches:
-        ids = docnums.tolist()
         gaps = np.diff(docnums.astype(np.int64), prepend=0)
         firsts = starts[:-1][np.diff(starts) > 0]
         gaps[firsts] = docnums[firsts]
-        values = weights.astype(np.float32).tolist()  # as Whoosh holds them: float32, read back as Python floats
+        values = weights.astype(np.float32)  # as Whoosh holds them: float32, read back as Python floats
         block_starts = []  # each block's gaps start from the block's first id, not the word's
         for first, last in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
             block_starts.extend(range(first + limit, last, limit))
         gaps[block_starts] = docnums[block_starts]
-        deltas = gaps.tolist()
+        # Python values a block at a time: a batch's postings as Python ints and floats took a hundred bytes each.
         for i, term in enumerate(terms):
             first, last = int(starts[i]), int(starts[i + 1])
             offset = tell()
@@ -240,7 +239,7 @@ def write_terms(fieldwriter, name: str, field,
             top = 0
             for start in range(first, last, limit):
                 stop = min(start + limit, last)
-                block = values[start:stop]
+                block = values[start:stop].tolist()
                 total += sum(block)
                 heaviest = max(block)
                 top = max(top, heaviest)
@@ -250,18 +249,19 @@ def write_terms(fieldwriter, name: str, field,
                     shown = block[0]
                 else:
                     shown = tuple(block)
-                data = dumps((tuple(deltas[start:stop]), shown, None), 2)
+                data = dumps((tuple(gaps[start:stop].tolist()), shown, None), 2)
                 packed = compression if len(data) >= COMPRESSION_MIN_SIZE else 0
                 if packed:
                     data = zlib.compress(data, packed)
-                info = dumps((stop - start, ids[stop - 1], heaviest, packed, no_length, zero_length), 2)
+                info = dumps((stop - start, int(docnums[stop - 1]), heaviest, packed, no_length, zero_length), 2)
                 write_int(-(len(info) + len(data)) if stop == last else len(info) + len(data))
                 write(info)
                 write(data)
             extent = pack_long(offset) + pack_int(tell() - offset)
             add_term(
                 field_key + term,
-                pack_info(False, total, last - first, 0, zero_length, top, ids[first], ids[last - 1]) + extent,
+                pack_info(False, total, last - first, 0, zero_length, top, int(docnums[first]), int(docnums[last - 1]))
+                + extent,
             )
     fieldwriter.finish_field()
 
