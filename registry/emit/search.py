@@ -115,13 +115,17 @@ def write_postings(out: ShardWriter, table: postings.CollectedPostings | posting
             )
 
 
-def write_shards(writer: SiteOutput, documents: list[SearchDocument], directory: Path, update: IndexUpdate,
+def write_shards(writer: SiteOutput, documents: Sequence[SearchDocument], directory: Path, update: IndexUpdate,
                  state: BuildState, code: str, descriptions: Path) -> ShardWriter:  # fmt: skip
     """The site's `search/` files from the Whoosh index in `directory` as `update` left it (a new index hands over its
     postings in memory; otherwise the words of changed buckets are read from the index), and in `descriptions`
     (build cache) the descriptions the docs files shorten, for the CLI (shards.SiteSource)."""
     meta, stats, vocabulary = update.meta, update.stats, update.vocabulary
-    slots = assign_slots(doc.id for doc in documents)
+    ids = [doc.id for doc in documents]
+    slots = assign_slots(ids)
+    # Documents are read by position when a file needs them (the build's one at a time, from a file), not held.
+    at_slot = {slots[skill_id]: number for number, skill_id in enumerate(ids)}
+    del ids
     buckets = bucket_count(meta["live"])
     saved = state.meta(STATE_KEY)
     # Files are carried over only when this code made them (a new encoding must not keep old bytes), and only from
@@ -163,34 +167,32 @@ def write_shards(writer: SiteOutput, documents: list[SearchDocument], directory:
         if cold or prefix in changed_prefixes or not out.keep(f"vocab/{prefix}.json"):
             out.write(f"vocab/{prefix}.json", dump_json({w: vocabulary[w][0] for w in words}))
 
-    records: dict[int, SearchDocument] = {slots[doc.id]: doc for doc in documents}
-    for folder, size, value in (
-        ("docs", shards.DOC_CHUNK, SearchDocument.record),
-        ("order", shards.ORDER_CHUNK, lambda doc: doc.order),
-    ):
-        changed_chunks = {slot // size for slot in stats.changed_slots}
-        for number in range(-(-meta["size"] // size)):
-            span = range(number * size, min((number + 1) * size, meta["size"]))
-            kept = not cold and number not in changed_chunks and out.keep(f"{folder}/{number}.json")
-            if not kept:
-                chunk = [value(records[slot]) if slot in records else None for slot in span]
-                out.write(f"{folder}/{number}.json", dump_json(chunk))
-            if folder == "docs" and not (kept and shards.description_file(descriptions, number).is_file()):
-                write_descriptions(descriptions, number, [records.get(slot) for slot in span])
-
-    # Names and filters are small and depend on every skill: made whole each time (unchanged bytes are not rewritten).
+    # Names, filters and tie-break keys are small and depend on every skill: gathered from each document in slot
+    # order as the docs files are made, the names and filters made whole each time (unchanged bytes are not
+    # rewritten).
     names: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     filters: dict[str, dict[str, list[int]]] = {field: defaultdict(list) for field in engine.FILTER_FIELDS}
-    for slot, doc in sorted(records.items()):
-        for key in dict.fromkeys(k for k in (doc.normalized_name, doc.id) if k):
-            shard = shards.name_shard(key)
-            if shard:
-                names[shard][key].append(slot)
-        for field, values in (("category", [doc.category]), ("tier", [doc.tier]), ("risk", [doc.risk]),
-                              ("dialect", list(doc.dialects))):  # fmt: skip
-            for value in values:
-                if value:
-                    filters[field][value].append(slot)
+    orders: dict[int, int] = {}
+    changed_chunks = {slot // shards.DOC_CHUNK for slot in stats.changed_slots}
+    for number in range(-(-meta["size"] // shards.DOC_CHUNK)):
+        span = range(number * shards.DOC_CHUNK, min((number + 1) * shards.DOC_CHUNK, meta["size"]))
+        chunk = [documents[at_slot[slot]] if slot in at_slot else None for slot in span]
+        kept = not cold and number not in changed_chunks and out.keep(f"docs/{number}.json")
+        if not kept:
+            out.write(f"docs/{number}.json", dump_json([doc.record() if doc is not None else None for doc in chunk]))
+        if not (kept and shards.description_file(descriptions, number).is_file()):
+            write_descriptions(descriptions, number, chunk)
+        for slot, doc in zip(span, chunk, strict=True):
+            if doc is not None:
+                orders[slot] = doc.order
+                add_names_and_filters(names, filters, slot, doc)
+    changed_chunks = {slot // shards.ORDER_CHUNK for slot in stats.changed_slots}
+    for number in range(-(-meta["size"] // shards.ORDER_CHUNK)):
+        span = range(number * shards.ORDER_CHUNK, min((number + 1) * shards.ORDER_CHUNK, meta["size"]))
+        if cold or number in changed_chunks or not out.keep(f"order/{number}.json"):
+            out.write(f"order/{number}.json", dump_json([orders.get(slot) for slot in span]))
+    del orders
+
     for shard, keys in sorted(names.items()):
         out.write(f"names/{shard}.json", dump_json(dict(sorted(keys.items()))))
     for field, values in filters.items():
@@ -201,6 +203,20 @@ def write_shards(writer: SiteOutput, documents: list[SearchDocument], directory:
     out.removed = sum(1 for path in (saved or {}).get("files", {}) if path not in out.files and path in writer.served)
     state.set_meta(STATE_KEY, {"code": code, "buckets": buckets, "index": stats.token, "files": out.files})
     return out
+
+
+def add_names_and_filters(names: dict[str, dict[str, list[int]]], filters: dict[str, dict[str, list[int]]], slot: int,
+                          doc: SearchDocument) -> None:  # fmt: skip
+    """A document's exact-name keys and filter values, each listing its slot (added in ascending slot order)."""
+    for key in dict.fromkeys(k for k in (doc.normalized_name, doc.id) if k):
+        shard = shards.name_shard(key)
+        if shard:
+            names[shard][key].append(slot)
+    for field, values in (("category", [doc.category]), ("tier", [doc.tier]), ("risk", [doc.risk]),
+                          ("dialect", list(doc.dialects))):  # fmt: skip
+        for value in values:
+            if value:
+                filters[field][value].append(slot)
 
 
 def write_descriptions(folder: Path, number: int, documents: list[SearchDocument | None]) -> None:
@@ -293,8 +309,10 @@ def collector_paused() -> Iterator[None]:
 
 
 def emit_search(
-    writer: SiteOutput, documents: list[SearchDocument], cache: Path, state: BuildState, code: str
+    writer: SiteOutput, documents: Sequence[SearchDocument], cache: Path, state: BuildState, code: str
 ) -> SearchStats:
+    """The search index and shards from `documents`, each read by position when it is needed: the site-wide hook
+    passes them as it reads them back from the build's file, and a registry's worth is never held at once."""
     directory = cache / "whoosh"
     with collector_paused():
         update = index_documents(directory, documents, code, keep_postings=True)
@@ -316,4 +334,4 @@ class SiteSearch:
         return make_document(context.skill, context.assessment.trust.tier, context.card.last_updated)
 
     def site(self, context: SiteContext, writer: SiteOutput, results: Sequence[SearchDocument]) -> SearchStats:
-        return emit_search(writer, list(results), context.cache, context.state, context.code)
+        return emit_search(writer, results, context.cache, context.state, context.code)

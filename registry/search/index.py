@@ -32,10 +32,11 @@ import time
 import zlib
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from pickle import dumps
+from typing import NamedTuple
 
 import numpy as np
 import orjson
@@ -360,15 +361,21 @@ def _replace_with(path: Path, parts: Iterable[bytes]) -> None:
 STATE_BATCH = 1024  # skills serialised at once in state.json
 
 
-def state_json(generation: int, code: str, token: str, slots: dict[str, list]) -> Iterator[bytes]:
+def state_json(generation: int, code: str, token: str, slots: dict[str, list],
+               words_of: Callable[[str], str] | None = None) -> Iterator[bytes]:  # fmt: skip
     """orjson.dumps({"generation": ..., "code": ..., "token": ..., "slots": slots}) a batch of skills at a time:
-    the slots hold every word of every skill, and the whole file is never one bytes object."""
+    the slots hold every word of every skill, and the whole file is never one bytes object. A skill whose entry
+    holds None for its words has them from words_of(its id), read as its batch is written."""
     head = orjson.dumps({"generation": generation, "code": code, "token": token})
     yield head[:-1] + b',"slots":{'
     items = iter(slots.items())
     separator = b""
-    while batch := dict(itertools.islice(items, STATE_BATCH)):
-        yield separator + orjson.dumps(batch)[1:-1]
+    while batch := list(itertools.islice(items, STATE_BATCH)):
+        whole = {
+            skill_id: entry if entry[2] is not None or words_of is None else [entry[0], entry[1], words_of(skill_id)]
+            for skill_id, entry in batch
+        }
+        yield separator + orjson.dumps(whole)[1:-1]
         separator = b","
     yield b"}}"
 
@@ -399,23 +406,39 @@ def assign_slots(ids: Iterable[str]) -> dict[str, int]:
 
 
 def update_index(directory: Path, documents: Iterable[SearchDocument], code: str = "") -> IndexStats:
-    return index_documents(directory, documents, code).stats
+    return index_documents(directory, documents if isinstance(documents, Sequence) else list(documents), code).stats
+
+
+class DocumentName(NamedTuple):
+    """What squatters() looks at of a document."""
+
+    id: str
+    tier: str
+    normalized_name: str
 
 
 def index_documents(
-    directory: Path, documents: Iterable[SearchDocument], code: str = "", keep_postings: bool = False
+    directory: Path, documents: Sequence[SearchDocument], code: str = "", keep_postings: bool = False
 ) -> IndexUpdate:
-    """Bring the index in `directory` up to `documents`: only added, changed and removed skills are touched."""
+    """Bring the index in `directory` up to `documents`: only added, changed and removed skills are touched.
+
+    Each document is read from `documents` when it is needed (the build's are read back from a file, one at a
+    time): what is kept of every skill is its position, key and name; of a changed one, its words, for state.json.
+    """
     started = time.perf_counter()
     ix, slots, previous = _open_or_create(directory, code)
     created = not slots and not previous
-    wanted = {doc.id: doc for doc in documents}
+    wanted: dict[str, tuple[int, str]] = {}  # id -> its position in documents, its key
+    names: dict[str, DocumentName] = {}
+    for number, doc in enumerate(documents):
+        wanted[doc.id] = (number, doc.key)
+        names[doc.id] = DocumentName(doc.id, doc.tier, doc.normalized_name)
     assigned = assign_slots(wanted)
     changed = [
-        doc for doc_id, doc in wanted.items()
-        if doc_id not in slots or slots[doc_id][0] != assigned[doc_id] or slots[doc_id][1] != doc.key
+        doc_id for doc_id, (_, key) in wanted.items()
+        if doc_id not in slots or slots[doc_id][0] != assigned[doc_id] or slots[doc_id][1] != key
     ]  # fmt: skip
-    changed.sort(key=lambda doc: assigned[doc.id])  # document numbers in slot order: a word's postings ascend in both
+    changed.sort(key=assigned.__getitem__)  # document numbers in slot order: a word's postings ascend in both
     removed = sorted(set(slots) - set(wanted))
     changed_words: set[str] = set()
     changed_slots: set[int] = set()
@@ -423,7 +446,7 @@ def index_documents(
     token = previous
     postings = None
     if changed or removed:
-        replaced = [doc.id for doc in changed if doc.id in slots]
+        replaced = [doc_id for doc_id in changed if doc_id in slots]
         for doc_id in removed + replaced:
             slot, _, old = slots[doc_id]
             old_words = old.split(" ") if old else []
@@ -437,14 +460,16 @@ def index_documents(
         bulk = BulkWords(writer, keep=keep_postings and created)
         for doc_id in removed + replaced:
             writer.delete_by_term("id", doc_id)
-        for doc in changed:
-            slot = assigned[doc.id]
-            slots[doc.id] = [slot, doc.key, doc.words]
+        for doc_id in changed:
+            number, key = wanted[doc_id]
+            doc = documents[number]
+            slot = assigned[doc_id]
+            slots[doc_id] = [slot, key, None]  # its words are read again as state.json is written
             changed_slots.add(slot)
-            exact = [doc.normalized_name, doc.id] if doc.normalized_name else [doc.id]
+            exact = [doc.normalized_name, doc_id] if doc.normalized_name else [doc_id]
             docnum = writer.docnum
             writer.add_document(
-                slot=slot, id=doc.id, key=doc.key, exact=",".join(exact), name=doc.name,
+                slot=slot, id=doc_id, key=key, exact=",".join(exact), name=doc.name,
                 description=doc.description, tags=list(doc.tags), category=doc.category, publisher=doc.publisher,
                 version=doc.version, tier=doc.tier, risk=doc.risk, dialect=",".join(doc.dialects),
                 last_updated=doc.last_updated,
@@ -463,12 +488,12 @@ def index_documents(
         writer.commit()
         if bulk.table is not None:
             postings = bulk.table
-            postings.renumber(np.array([assigned[doc.id] for doc in changed], dtype=np.uint32))
+            postings.renumber(np.array([assigned[doc_id] for doc_id in changed], dtype=np.uint32))
         _replace(directory / VOCABULARY, orjson.dumps(vocabulary, option=orjson.OPT_SORT_KEYS))
     summary = {
         "live": len(slots),
         "size": slot_count(len(slots)),
-        "squatters": sorted(slots[doc_id][0] for doc_id in squatters(wanted.values())),
+        "squatters": sorted(slots[doc_id][0] for doc_id in squatters(names.values())),
         # The table queries of this index are expanded with, here and in the site's manifest alike.
         "synonyms": [list(group) for group in synonym_groups()],
     }
@@ -478,7 +503,11 @@ def index_documents(
         # Last: until this names the new generation, the next build starts over.
         generation = index.open_dir(str(directory)).latest_generation()
         token = secrets.token_hex(8)
-        _replace_with(directory / "state.json", state_json(generation, code, token, slots))
+
+        def words_of(doc_id: str) -> str:
+            return documents[wanted[doc_id][0]].words
+
+        _replace_with(directory / "state.json", state_json(generation, code, token, slots, words_of))
     ix.close()
     stats = IndexStats(
         len(changed), len(removed), len(wanted) - len(changed), time.perf_counter() - started,
@@ -487,7 +516,7 @@ def index_documents(
     return IndexUpdate(stats, vocabulary, summary, postings)
 
 
-def squatters(documents: Iterable[SearchDocument]) -> list[str]:
+def squatters(documents: Iterable[SearchDocument | DocumentName]) -> list[str]:
     """Community skills named exactly like an official or verified one: ranked after every other skill."""
     documents = list(documents)
     trusted = {d.normalized_name for d in documents if d.tier in ("official", "verified") and d.normalized_name}
