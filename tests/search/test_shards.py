@@ -1,8 +1,11 @@
 """The search shards: their codec, and that a build writes only the shards a change touches."""
 
+import pickle
 import random
 import shutil
+import weakref
 import zlib
+from collections.abc import Sequence
 
 import numpy as np
 import orjson
@@ -18,6 +21,7 @@ from registry.emit import search as emit_search_module
 from registry.emit.output import SiteOutput
 from registry.emit.search import STATE_KEY, emit_search
 from registry.search import index as search_index
+from registry.search import shards
 from registry.search.postings import (
     CollectedPostings,
     PostingsTable,
@@ -172,7 +176,8 @@ class StageRunner:
         last = self.last
         site = self.root / "site"
         writer = SiteOutput(site, last.desired, last.root, last.present) if last else SiteOutput(site)
-        stats = emit_search(writer, list(documents), self.cache, self.state, "test")
+        stats = emit_search(writer, documents if isinstance(documents, Sequence) else list(documents), self.cache,
+                            self.state, "test")  # fmt: skip
         writer.finish()
         self.last = writer
         return stats, self.files()
@@ -311,6 +316,37 @@ def test_word_runs_cover_every_word_in_bounded_runs(counts, limit):
     assert [first for first, _ in runs] == [0, *(last for _, last in runs)][: len(runs)]
     assert (runs[-1][1] if runs else 0) == len(counts)
     assert all(sum(counts[first:last]) <= limit or last == first + 1 for first, last in runs)
+
+
+class ReadBack(Sequence):
+    """Documents unpickled afresh each time one is asked for, as the build's spool gives them, noting how many of
+    them were alive at once."""
+
+    def __init__(self, documents):
+        self.pickled = [pickle.dumps(doc) for doc in documents]
+        self.alive = weakref.WeakSet()
+        self.most_alive = 0
+
+    def __len__(self):
+        return len(self.pickled)
+
+    def __getitem__(self, number):
+        doc = pickle.loads(self.pickled[number])
+        self.alive.add(doc)
+        self.most_alive = max(self.most_alive, len(self.alive))
+        return doc
+
+
+def test_the_stage_holds_a_few_documents_at_a_time_and_writes_what_it_writes_from_them_all(tmp_path):
+    rnd = random.Random(6)
+    documents = [random_document(rnd, f"p/s{i}") for i in range(150)]
+    read_back = ReadBack(documents)
+    runner = StageRunner(tmp_path / "a")
+    stats, files = runner.run(read_back)
+    runner.close()
+    assert stats.whoosh.indexed == 150
+    assert files == clean_files(tmp_path, documents)
+    assert read_back.most_alive <= 2 * shards.DOC_CHUNK  # a docs chunk's, never the registry's
 
 
 def test_shards_left_behind_by_an_interrupted_build_are_made_again(tmp_path):
