@@ -17,7 +17,7 @@ everything again. `state.json` also names this version of the index with a rando
 whatever was made from the index (the site's shards) can tell whether it still describes it.
 
 A cold build hands the shards the postings it has just written (IndexUpdate.postings), in memory
-as the writer collected them (twelve bytes a posting): every word is read and counted once for both,
+as the writer collected them (eight bytes a posting): every word is read and counted once for both,
 and each sorts a run of words at a time into the order its files want.
 """
 
@@ -95,8 +95,11 @@ class BulkWords:
         # word -> its number here, in order of first appearance
         self.term_index: defaultdict[str, int] = defaultdict(itertools.count().__next__)
         self.term_ids = array("I")
-        self.docnums = array("I")
         self.weights = array("I")  # terms.word_weights' integers: exact in Whoosh's float32
+        # Each run of consecutive postings of one document: its document and where it ends (CollectedPostings). An
+        # added document is one run: no document number is kept for each of its postings.
+        self.run_documents = array("I")
+        self.run_ends = array("I")
         # Every other field whose postings hold nothing but their weight: field -> [(term, document, weight)].
         self.others: dict[str, list[tuple[bytes, int, float]]] = {
             name: [] for name, field in writer.schema.items()
@@ -111,7 +114,15 @@ class BulkWords:
         index = self.term_index
         self.term_ids.fromlist([index[word] for word in words])
         self.weights.frombytes(weights)
-        self.docnums.frombytes(array("I", (docnum,)).tobytes() * len(words))
+        self._add_run(docnum)
+
+    def _add_run(self, docnum: int) -> None:
+        """The postings added since the last run are document docnum's."""
+        if self.run_documents and self.run_documents[-1] == docnum:
+            self.run_ends[-1] = len(self.term_ids)
+        else:
+            self.run_documents.append(docnum)
+            self.run_ends.append(len(self.term_ids))
 
     def document_frequencies(self) -> dict[str, int]:
         """Per word, how many documents added so far hold it."""
@@ -129,8 +140,8 @@ class BulkWords:
         fieldname, term, docnum, weight, _ = item
         if fieldname == self.FIELD:
             self.term_ids.append(self.term_index[term.decode("utf-8")])
-            self.docnums.append(docnum)
             self.weights.append(int(weight))
+            self._add_run(docnum)
         elif fieldname in self.others:
             self.others[fieldname].append((term, docnum, weight))
         else:
@@ -168,8 +179,8 @@ class BulkWords:
             return
         words = list(self.term_index)
         collected = CollectedPostings(
-            words, np.frombuffer(self.term_ids, dtype=np.uint32), np.frombuffer(self.docnums, dtype=np.uint32),
-            np.frombuffer(self.weights, dtype=np.uint32),
+            words, np.frombuffer(self.term_ids, dtype=np.uint32), np.frombuffer(self.weights, dtype=np.uint32),
+            np.frombuffer(self.run_documents, dtype=np.uint32), np.frombuffer(self.run_ends, dtype=np.uint32),
         )  # fmt: skip
         by_word = np.array(sorted(range(len(words)), key=words.__getitem__), dtype=np.int64)
         counts = collected.counts()[by_word]
@@ -181,7 +192,7 @@ class BulkWords:
         self.fieldwriter.close()
 
 
-# Postings sorted and written at once, at most: what the words' postings take beside the twelve bytes a posting
+# Postings sorted and written at once, at most: what the words' postings take beside the eight bytes a posting
 # BulkWords keeps (about forty bytes a posting while sorted and written); each batch reads every posting once.
 WRITE_BATCH = 1 << 18
 

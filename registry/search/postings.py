@@ -152,21 +152,36 @@ class PostingsTable:
 
 class CollectedPostings:
     """Postings as an index writer collects them, document after document: posting j is word term_ids[j] (an index
-    into `words`) in document documents[j], of weight weights[j]. Twelve bytes a posting and nothing per word but its
-    string: what a registry's worth of postings is kept as, and read a run of words at a time (take) in the order
-    a file wants them, instead of being sorted whole into a second copy."""
+    into `words`) of weight weights[j], in the document of its run: run k, postings [run_ends[k - 1], run_ends[k]),
+    is document run_documents[k]. Eight bytes a posting and nothing per word but its string: what a registry's worth
+    of postings is kept as, and read a run of words at a time (take) in the order a file wants them, instead of
+    being sorted whole into a second copy."""
 
-    def __init__(self, words: Sequence[str], term_ids: np.ndarray, documents: np.ndarray, weights: np.ndarray) -> None:
+    def __init__(self, words: Sequence[str], term_ids: np.ndarray, weights: np.ndarray, run_documents: np.ndarray,
+                 run_ends: np.ndarray) -> None:  # fmt: skip
         self.words = list(words)
         self.term_ids = np.asarray(term_ids)
-        self.documents = np.asarray(documents)
         self.weights = np.asarray(weights)
+        self.run_documents = np.asarray(run_documents)
+        self.run_ends = np.asarray(run_ends)
+
+    @classmethod
+    def from_documents(cls, words: Sequence[str], term_ids: np.ndarray, documents: np.ndarray,
+                       weights: np.ndarray) -> CollectedPostings:  # fmt: skip
+        """Posting j in document documents[j]."""
+        documents = np.asarray(documents)
+        firsts = np.flatnonzero(np.diff(documents, prepend=-1) != 0) if len(documents) else np.empty(0, np.int64)
+        return cls(words, term_ids, weights, documents[firsts], np.append(firsts[1:], len(documents)))
 
     def __len__(self) -> int:
         return len(self.words)
 
     def counts(self) -> np.ndarray:
         return count_words(self.term_ids, len(self.words))
+
+    def documents(self, postings: np.ndarray) -> np.ndarray:
+        """The document of each of these postings (their numbers)."""
+        return self.run_documents[np.searchsorted(self.run_ends, postings, side="right")]
 
     def take(self, order: np.ndarray) -> PostingsTable:
         """The postings of the words `order` names (indices into `words`), in that order, each word's documents
@@ -177,10 +192,10 @@ class CollectedPostings:
         wanted = np.zeros(len(self.words), dtype=bool)
         wanted[order] = True
         picked = np.flatnonzero(wanted[self.term_ids])
-        documents = self.documents[picked]
+        del wanted
+        documents = self.documents(picked)
         # One sort of (word's position, document): a word is in a document once, so any sort gives the same order.
         key = (position[self.term_ids[picked]] << np.uint64(32)) | documents.astype(np.uint64)
-        del wanted
         sort = np.argsort(key)
         counts = np.bincount((key >> np.uint64(32)).astype(np.int64), minlength=len(order) + 1)[1:]
         del key
@@ -189,11 +204,9 @@ class CollectedPostings:
         words = self.words
         return PostingsTable([words[i] for i in order.tolist()], starts, documents[sort], self.weights[picked[sort]])
 
-    def renumber(self, numbers: np.ndarray, batch: int = 1 << 20) -> None:
-        """Every document d becomes numbers[d], in place, a batch at a time: no second array of every posting."""
-        documents = self.documents
-        for start in range(0, len(documents), batch):
-            documents[start : start + batch] = numbers[documents[start : start + batch]]
+    def renumber(self, numbers: np.ndarray) -> None:
+        """Every document d becomes numbers[d], in place."""
+        self.run_documents[:] = numbers[self.run_documents]
 
 
 def count_words(term_ids: np.ndarray, words: int, batch: int = 1 << 20) -> np.ndarray:

@@ -290,10 +290,12 @@ def test_collected_postings_give_the_table_of_the_same_postings(entries, rnd):
     rnd.shuffle(collected)
     collected.sort(key=lambda posting: posting[0])  # document after document, words in no order
     term_ids = np.array([number for _, number, _ in collected], dtype=np.uint32)
-    table = CollectedPostings(
-        words, term_ids, np.array([d for d, _, _ in collected], dtype=np.uint32),
-        np.array([w for _, _, w in collected], dtype=np.uint32),
-    )  # fmt: skip
+    documents = np.array([d for d, _, _ in collected], dtype=np.uint32)
+    table = CollectedPostings.from_documents(
+        words, term_ids, documents, np.array([w for _, _, w in collected], dtype=np.uint32)
+    )
+    assert len(table.run_documents) == len(set(documents.tolist()))  # a run for each document
+    assert table.documents(np.arange(len(documents))).tolist() == documents.tolist()
     reference = PostingsTable.from_entries(
         (word, np.array(sorted(d for d, _ in entries[word])), np.array([w for _, w in sorted(entries[word])]))
         for word in words
@@ -306,8 +308,8 @@ def test_collected_postings_give_the_table_of_the_same_postings(entries, rnd):
     assert taken.words == expected.words and taken.starts.tolist() == expected.starts.tolist()
     assert taken.documents.tolist() == expected.documents.tolist()
     assert taken.weights.tolist() == expected.weights.tolist()
-    table.renumber(np.arange(70_001, dtype=np.uint32)[::-1].copy(), batch=2)
-    assert table.documents.tolist() == [70_000 - d for d, _, _ in collected]
+    table.renumber(np.arange(70_001, dtype=np.uint32)[::-1].copy())
+    assert table.documents(np.arange(len(documents))).tolist() == [70_000 - d for d, _, _ in collected]
 
 
 @given(st.lists(st.integers(0, 50), max_size=30), st.integers(1, 60))
