@@ -227,6 +227,9 @@ def _emit(
     with tempfile.TemporaryFile(dir=search_cache(data.options.out)) as file:
         spool = _Spool(file, len(emitters))
         cards = _render(writer, data, progress, incremental, reuse, emitters, spool)
+        # The site-wide hooks run in this process alone: the workers' memory is given back before them (a later
+        # use of the pool would start it again).
+        incremental.workers.close()
         lap("render")
         returned = _emit_site(writer, data, lap, incremental, emitters, spool, cards)
     stats = returned.get(SiteSearch.name)

@@ -39,6 +39,11 @@ class Workers:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def started(self) -> bool:
+        """Whether worker processes are running (started on first use, until close)."""
+        return self._pool is not None
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)

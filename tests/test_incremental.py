@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jsonschema
 
-from registry import history, skill_jobs
+from registry import history, pipeline, skill_jobs
 from registry.build import build, search_cache
 from registry.config import BuildOptions
 from registry.emit import index_json
@@ -239,12 +239,25 @@ def test_history_resumed_from_a_saved_walk_equals_a_full_walk(registry_repo: Pat
     assert unrelated.histories == history.read_repository(skills, folders).histories
 
 
-def test_worker_processes_give_the_same_bytes_as_one_process(tmp_path: Path):
+def test_worker_processes_give_the_same_bytes_as_one_process(tmp_path: Path, monkeypatch):
     source = tmp_path / "source"
     for name in ("anthropics-skills", "obra-superpowers", "openai-skills", "vercel-agent-skills", "gibb-eri-sh"):
         shutil.copytree(CORPUS / name, source / name, symlinks=True)
     serial = build(BuildOptions(source=source, out=tmp_path / "serial", jobs=1))
+    # The workers render, then stop: the site-wide hooks run in the build process alone.
+    workers_running = []
+
+    def noting(function):
+        def noted(*args):
+            workers_running.append(args[3].workers.started)  # args[3]: the build's Incremental
+            return function(*args)
+
+        return noted
+
+    monkeypatch.setattr(pipeline, "_render", noting(pipeline._render))
+    monkeypatch.setattr(pipeline, "_emit_site", noting(pipeline._emit_site))
     parallel = build(BuildOptions(source=source, out=tmp_path / "parallel", jobs=2))
+    assert workers_running == [True, False]  # started for the analysis, stopped before the site-wide hooks
     assert len(serial.published) > 48  # enough for the pool to be used
     assert_same_site(tmp_path / "serial", tmp_path / "parallel")
     assert [f.to_json() for f in serial.findings] == [f.to_json() for f in parallel.findings]
