@@ -41,6 +41,24 @@ def test_bench_gc_thresholds_smoke(tmp_path):
     assert all(line.startswith("Edit ") for line in log[:2])  # one skill edited before each of the two builds
 
 
+def test_bench_hook_memory_smoke(tmp_path):
+    """Every site-wide hook of a cold build is measured, in the order the hooks run, and the stages' peaks kept."""
+    from registry.emit.registry import EMITTERS
+
+    out = tmp_path / "hooks.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.hook_memory", "--source", str(SKILLS_INDEX), "--out", str(tmp_path / "site"),
+         "--json", str(out)],
+        capture_output=True, text=True, check=True, cwd=REPO_ROOT,
+    )  # fmt: skip
+    report = json.loads(out.read_text())
+    assert [row["hook"] for row in report["hooks"]] == [type(emitter).__name__ for emitter in EMITTERS]
+    for row in report["hooks"]:
+        assert row["rss_before_mb"] > 0 and row["peak_mb"] >= row["rss_after_mb"] > 0
+    assert {"render", "emit", "search"} <= set(report["stages"])
+    assert (tmp_path / "site" / "index.json").is_file() and "SiteSearch" in result.stdout
+
+
 def test_bench_page_render_smoke(tmp_path):
     """Old (HEAD) and new pages from one run: every figure present, the same pages rendered by both."""
     out = tmp_path / "pages.json"
