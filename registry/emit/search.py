@@ -106,13 +106,16 @@ def write_postings(out: ShardWriter, table: postings.CollectedPostings | posting
     ordered = bucket_of_word[order]
     bounds = np.append(np.flatnonzero(np.diff(ordered, prepend=-1)), len(order))  # each bucket's first word
     bucket_counts = np.add.reduceat(table.counts()[order], bounds[:-1]) if len(order) else np.empty(0, np.int64)
-    for first, last in postings.word_runs(bucket_counts, POSTINGS_BATCH):
-        raw, offsets = table.take(order[bounds[first] : bounds[last]]).raw()
-        for number in range(first, last):
-            start, stop = bounds[number] - bounds[first], bounds[number + 1] - bounds[first]
-            out.write(
-                f"postings/{int(ordered[bounds[number]])}.bin", postings.deflate(raw[offsets[start] : offsets[stop]])
-            )
+    for runs in postings.runs_per_read(postings.word_runs(bucket_counts, POSTINGS_BATCH)):
+        taken = table.take_each([order[bounds[first] : bounds[last]] for first, last in runs])
+        for (first, last), run in zip(runs, taken, strict=True):
+            raw, offsets = run.raw()
+            for number in range(first, last):
+                start, stop = bounds[number] - bounds[first], bounds[number + 1] - bounds[first]
+                out.write(
+                    f"postings/{int(ordered[bounds[number]])}.bin",
+                    postings.deflate(raw[offsets[start] : offsets[stop]]),
+                )
 
 
 def write_shards(writer: SiteOutput, documents: Sequence[SearchDocument], directory: Path, update: IndexUpdate,

@@ -45,7 +45,7 @@ from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.reading import TermNotFound
 
 from registry.search.documents import SearchDocument
-from registry.search.postings import CollectedPostings, count_words, word_runs
+from registry.search.postings import CollectedPostings, count_words, runs_per_read, word_runs
 from registry.search.synonyms import synonym_groups
 from registry.search.terms import stem_hash
 
@@ -199,9 +199,9 @@ WRITE_BATCH = 1 << 18
 
 def _term_batches(collected: CollectedPostings, by_word: np.ndarray, counts: np.ndarray):
     """write_terms' batches of the collected words in the order `by_word` gives (counts: their postings)."""
-    for first, last in word_runs(counts, WRITE_BATCH):
-        run = collected.take(by_word[first:last])
-        yield [word.encode("utf-8") for word in run.words], run.starts, run.documents, run.weights
+    for runs in runs_per_read(word_runs(counts, WRITE_BATCH)):
+        for run in collected.take_each([by_word[first:last] for first, last in runs]):
+            yield [word.encode("utf-8") for word in run.words], run.starts, run.documents, run.weights
 
 
 def write_terms(fieldwriter, name: str, field,

@@ -8,7 +8,7 @@ varints in a few array operations, rather than a Python call per word.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -109,6 +109,10 @@ class PostingsTable:
         words = self.words
         return PostingsTable([words[i] for i in order.tolist()], starts, self.documents[picked], self.weights[picked])
 
+    def take_each(self, orders: Sequence[np.ndarray]) -> Iterator[PostingsTable]:
+        """take(order) for each of `orders`, in turn."""
+        return (self.take(order) for order in orders)
+
     def raw(self) -> tuple[bytes, np.ndarray]:
         """Every word's bytes in the `postings/<bucket>.bin` layout (before deflating), in table order, and where
         word i starts (offsets[i]; offsets[len] is the end): a file is the words of a run of the table.
@@ -185,14 +189,31 @@ class CollectedPostings:
 
     def take(self, order: np.ndarray) -> PostingsTable:
         """The postings of the words `order` names (indices into `words`), in that order, each word's documents
-        ascending. One pass over every posting, with a byte a posting beside the words' own."""
-        order = np.asarray(order, dtype=np.int64)
+        ascending."""
+        return next(self.take_each([order]))
+
+    def take_each(self, orders: Sequence[np.ndarray]) -> Iterator[PostingsTable]:
+        """take(order) for each of `orders` (at most 255, naming distinct words), in turn, reading every posting
+        once for all of them: a byte a posting and eight a taken one beside the tables' own."""
+        if len(orders) > 255:
+            raise ValueError(f"{len(orders)} runs of words at once: at most 255")
+        group = np.full(len(self.words), 255, dtype=np.uint8)  # each word's order, 255: none
+        for number, order in enumerate(orders):
+            group[np.asarray(order, dtype=np.int64)] = number
+        groups = group[self.term_ids]
+        picked = np.flatnonzero(groups != 255)
+        groups = groups[picked]
+        picked = picked[np.argsort(groups, kind="stable")]  # by order, each order's postings as collected
+        bounds = np.zeros(len(orders) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(groups, minlength=len(orders)), out=bounds[1:])
+        del groups
+        for number, order in enumerate(orders):
+            yield self._table(np.asarray(order, dtype=np.int64), picked[bounds[number] : bounds[number + 1]])
+
+    def _table(self, order: np.ndarray, picked: np.ndarray) -> PostingsTable:
+        """The table of the words `order` names from `picked`, the numbers of their postings."""
         position = np.zeros(len(self.words), dtype=np.uint64)
-        position[order] = np.arange(1, len(order) + 1, dtype=np.uint64)  # 0: a word not taken
-        wanted = np.zeros(len(self.words), dtype=bool)
-        wanted[order] = True
-        picked = np.flatnonzero(wanted[self.term_ids])
-        del wanted
+        position[order] = np.arange(1, len(order) + 1, dtype=np.uint64)
         documents = self.documents(picked)
         # One sort of (word's position, document): a word is in a document once, so any sort gives the same order.
         key = (position[self.term_ids[picked]] << np.uint64(32)) | documents.astype(np.uint64)
@@ -216,6 +237,17 @@ def count_words(term_ids: np.ndarray, words: int, batch: int = 1 << 20) -> np.nd
     for start in range(0, len(term_ids), batch):
         counts += np.bincount(term_ids[start : start + batch], minlength=words)
     return counts
+
+
+# Runs of words taken at each read of every collected posting (CollectedPostings.take_each): fewer reads of a
+# registry's worth (each 23 ms at 15 million postings), for eight bytes a taken posting more.
+RUNS_PER_READ = 4
+
+
+def runs_per_read(runs: Sequence[tuple[int, int]]) -> Iterator[Sequence[tuple[int, int]]]:
+    """word_runs' runs, RUNS_PER_READ at a time."""
+    for start in range(0, len(runs), RUNS_PER_READ):
+        yield runs[start : start + RUNS_PER_READ]
 
 
 def word_runs(counts: np.ndarray, limit: int) -> list[tuple[int, int]]:

@@ -308,6 +308,11 @@ def test_collected_postings_give_the_table_of_the_same_postings(entries, rnd):
     assert taken.words == expected.words and taken.starts.tolist() == expected.starts.tolist()
     assert taken.documents.tolist() == expected.documents.tolist()
     assert taken.weights.tolist() == expected.weights.tolist()
+    parts = [order[: len(order) // 3], order[len(order) // 3 : len(order) // 2], order[len(order) // 2 :]]
+    for part, taken in zip(parts, table.take_each(parts), strict=True):  # one read of the postings for all three
+        expected = reference.take(part)
+        assert taken.words == expected.words and taken.documents.tolist() == expected.documents.tolist()
+        assert taken.weights.tolist() == expected.weights.tolist()
     table.renumber(np.arange(70_001, dtype=np.uint32)[::-1].copy())
     assert table.documents(np.arange(len(documents))).tolist() == [70_000 - d for d, _, _ in collected]
 
