@@ -252,12 +252,12 @@ def _print_attacks(rows: list[dict]) -> None:
 def _worker(corpus: Path, rounds: int, levels: bool, collector: str = "build") -> dict:
     """Run against whatever `registry` is first on the path: this tree or the baseline's. With collector "build",
     the collector runs as that tree's build workers run it (its `workers.BUILD_COLLECTION_THRESHOLDS`, Python's
-    own thresholds in a tree that has none); with "python", at Python's thresholds in both trees."""
+    own thresholds in a tree that has none); with "python", at Python's thresholds in both trees. The caller's
+    thresholds are back when it returns (a test calls it in its own process)."""
     import gc
     import importlib
 
-    import registry
-
+    previous = gc.get_threshold()
     if collector == "build":
         try:
             thresholds = importlib.import_module("registry.workers").BUILD_COLLECTION_THRESHOLDS
@@ -265,6 +265,16 @@ def _worker(corpus: Path, rounds: int, levels: bool, collector: str = "build") -
             thresholds = None
         if thresholds:
             gc.set_threshold(*thresholds)
+    try:
+        return _measure(corpus, rounds, levels)
+    finally:
+        gc.set_threshold(*previous)
+
+
+def _measure(corpus: Path, rounds: int, levels: bool) -> dict:
+    import gc
+
+    import registry
     from registry import crawl
     from registry.config import Limits
     from registry.policy import Policy

@@ -215,12 +215,14 @@ def test_risk_eval_cost_worker_collects_as_the_build_or_as_python_says(tmp_path)
         tmp_path / "source" / "acme", "demo", "---\nname: demo\ndescription: A demo. Use when testing.\n---\n\nHi.\n"
     )
     before = gc.get_threshold()
+    python_default = (700, 10, 10)  # a fresh worker process starts with Python's own thresholds
     try:
+        gc.set_threshold(*python_default)
         built = risk_eval._worker(tmp_path / "source", 1, False, "build")
-        gc.set_threshold(*before)
+        assert gc.get_threshold() == python_default  # the caller's thresholds are back
         plain = risk_eval._worker(tmp_path / "source", 1, False, "python")
     finally:
         gc.set_threshold(*before)
     assert built["skills"] == plain["skills"] == 1 and len(built["ms_per_skill_rounds"]) == 1
     assert tuple(built["collector"]) == BUILD_COLLECTION_THRESHOLDS
-    assert tuple(plain["collector"]) == before != BUILD_COLLECTION_THRESHOLDS
+    assert tuple(plain["collector"]) == python_default != BUILD_COLLECTION_THRESHOLDS
