@@ -41,7 +41,7 @@ from registry.model import Skill
 from registry.score.card import FROM_CODE, FROM_INSTRUCTIONS, HOST, AnalyserResult, CapabilityCard, Use
 from registry.score.code.classify import host_sensitivity, is_local_host
 from registry.score.families.record import rule
-from registry.score.risk.facts import Fact, Row
+from registry.score.risk.facts import Fact, FactTable, Row
 from registry.score.risk.lines import CODE, COMMENT, CONFIG, DATA, INLINE, PROSE, Line, TextFile, has_warning
 from registry.score.risk.needles import HIDDEN_CHANNELS, needles_in
 from registry.score.risk.rules import show
@@ -412,6 +412,7 @@ ROWS = (
     Row(REGISTRY_OF_NO_OWNER, REGISTRY_UNACCOUNTABLE),
     Row(REGISTRY_OTHER, REGISTRY_UNKNOWN),
 )  # fmt: skip
+_TABLE = FactTable(ROWS)
 
 # -- orders addressed to an AI agent ------------------------------------------------------------
 
@@ -667,10 +668,8 @@ def _capped(facts: list[Fact]) -> list[Fact]:
 
 def _cap_key(fact: Fact) -> str:
     """What PER_FILE counts: each rule's findings, so a fact of two rows counts with the rule its values give."""
-    for row in ROWS:
-        if row.shape == fact.shape and (row.holds is None or row.holds(fact.params)):
-            return row.rule.code
-    return fact.shape
+    rule = _TABLE.rule_for(fact.shape, fact.params)
+    return rule.code if rule is not None else fact.shape
 
 
 def _found(shape: str, line: Line, at: int, excerpt: str, **params: str) -> Fact:

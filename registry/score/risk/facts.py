@@ -167,12 +167,12 @@ class FactTable:
         return items
 
 
+_LINE_TABLE = FactTable(TABLE)
+
+
 def rule_for(fact: LineFact) -> RiskRule | None:
     """The rule of the first row of TABLE that matches the fact; None when no row does (a host of no concern)."""
-    for row in TABLE:
-        if row.shape == fact.shape and (row.holds is None or row.holds(fact.params)):
-            return row.rule
-    return None
+    return _LINE_TABLE.rule_for(fact.shape, fact.params)
 
 
 def hits_of(facts: Iterator[LineFact]) -> Iterator[Hit]:
