@@ -56,7 +56,7 @@ import re
 import string
 import zlib
 from collections import Counter, OrderedDict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -235,6 +235,7 @@ class CloneMemory:
 STALE_SHARE = 0.25
 _Verdict = tuple[tuple[str, Clone], ...]  # what one pair adds to its skills' clone lists: (skill id, clone)
 PAIR_KIND = "clone-pair"  # the build state's kind for pair verdicts
+VERDICT_BATCH = 512  # pair verdicts read from or written to the build state at a time
 
 
 def find_clones(
@@ -290,17 +291,22 @@ def detect_clones(
         gone = changed | departed
         stale = previous.stale + sum(1 for pair in old_pairs if pair not in pairs or not gone.isdisjoint(pair))
     wanted = [pair for pair in pairs if not dirty.isdisjoint(pair)]
-    verdicts = _verdicts(wanted, entries, known, state, limits or Limits())
+    # Each verdict is taken into its skills' lists as it comes and then dropped: at 50,000 skills holding every
+    # pair's verdict (and its pickle) until the end was most of the score stage's peak memory.
     found: dict[str, list[Clone]] = {}
-    for pair in wanted:
-        for skill_id, clone in verdicts.get(pair, ()):
+    for verdict in _verdicts(wanted, entries, known, state, limits or Limits()):
+        for skill_id, clone in verdict:
             if skill_id in dirty:
-                found.setdefault(skill_id, []).append(clone)
+                kept = found.setdefault(skill_id, [])
+                kept.append(clone)
+                if len(kept) > 2 * MAX_CLONES:
+                    _best_first(kept)
+                    del kept[MAX_CLONES:]
     result = {}
     if previous is not None:
         result = {s: clones for s, clones in previous.found.items() if s in entries and s not in dirty}
     for skill_id, clones in found.items():
-        clones.sort(key=lambda c: (not c.adds, -c.similarity, c.other_id))
+        _best_first(clones)
         result[skill_id] = tuple(clones[:MAX_CLONES])
     if state is not None and (previous is None or stale > STALE_SHARE * len(pairs)):
         state.keep_only(PAIR_KIND, (_pair_key(pair, known) for pair in pairs))
@@ -338,27 +344,35 @@ def _pair_key(pair: tuple[str, str], inputs: Mapping[str, str]) -> str:
 def _verdicts(
     pairs: list[tuple[str, str]], entries: dict[str, _Entry], inputs: Mapping[str, str], state: BuildState | None,
     limits: Limits,
-) -> dict[tuple[str, str], _Verdict]:  # fmt: skip
-    """Each pair's verdict: from the build state when both sides are unchanged, else read and compared."""
-    verdicts: dict[tuple[str, str], _Verdict] = {}
-    keys = {pair: _pair_key(pair, inputs) for pair in pairs} if state is not None else {}
+) -> Iterator[_Verdict]:  # fmt: skip
+    """Each pair's verdict, one at a time: from the build state when both sides are unchanged, else read and
+    compared (and saved a batch at a time). A pair whose files changed since they were read has none."""
+    saved: set[tuple[str, str]] = set()
     if state is not None:
-        saved = state.get_many(PAIR_KIND, keys.values())
-        for pair, key in keys.items():
-            if key in saved:
-                verdicts[pair] = pickle.loads(saved[key])
+        for start in range(0, len(pairs), VERDICT_BATCH):
+            batch = {_pair_key(pair, inputs): pair for pair in pairs[start : start + VERDICT_BATCH]}
+            for key, value in state.get_many(PAIR_KIND, batch).items():
+                saved.add(batch[key])
+                yield pickle.loads(value)
     lines = _LineCache(limits)
     fresh: list[tuple[str, bytes]] = []
-    for pair in _in_reading_order({pair for pair in pairs if pair not in verdicts}):
+    for pair in _in_reading_order({pair for pair in pairs if pair not in saved}):
         verdict = _verify(entries[pair[0]], entries[pair[1]], lines)
         if verdict is None:
             continue  # a file changed since it was read: no verdict this build, and none kept
-        verdicts[pair] = verdict
         if state is not None:
-            fresh.append((keys[pair], pickle.dumps(verdict, pickle.HIGHEST_PROTOCOL)))
+            fresh.append((_pair_key(pair, inputs), pickle.dumps(verdict, pickle.HIGHEST_PROTOCOL)))
+            if len(fresh) >= VERDICT_BATCH:
+                state.put_many(PAIR_KIND, fresh)
+                fresh = []
+        yield verdict
     if fresh and state is not None:
         state.put_many(PAIR_KIND, fresh)
-    return verdicts
+
+
+def _best_first(clones: list[Clone]) -> None:
+    """A skill's clones in the order its page lists them: those adding behaviour, then the most similar."""
+    clones.sort(key=lambda c: (not c.adds, -c.similarity, c.other_id))
 
 
 def _verify(one: _Entry, two: _Entry, lines: _LineCache) -> _Verdict | None:
