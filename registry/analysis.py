@@ -112,6 +112,7 @@ def analyse(
         found = crawl_stage.crawl(source, limits, digests)
     if incremental is not None and digests is not None and digests.seen != digests.known:
         incremental.state.set_meta("digests", digests.seen)
+    digests = None  # both tables: tens of megabytes at 50,000 skills, not needed after the crawl
     lap("crawl")
 
     keys: dict[str, str] = {}
@@ -126,7 +127,9 @@ def analyse(
     analysed: list[skill_jobs.Analysed | None] = [None] * len(found.locations)
     missing: list[int] = []
     for index, location in enumerate(found.locations):
-        value = cached.get(keys.get(location.id, ""))
+        # Popped: an incremental build at 50,000 skills would otherwise hold every analysis twice, pickled beside
+        # unpickled, until the score stage ends.
+        value = cached.pop(keys.get(location.id, ""), None)
         if value is not None:
             analysed[index] = pickle.loads(value)
         else:
