@@ -13,6 +13,7 @@ risk/assessment.py merges them into one card and one list of findings.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,6 +205,44 @@ class CapabilityCard:
             "declared": self.declared.to_json(),
             "coverage": [c.to_json() for c in self.coverage],
         }
+
+
+class PackedCard:
+    """A capability card kept pickled until something reads it (`RiskAssessment.card`).
+
+    A build holds every skill's risk assessment from the analysis until the pages are written, and
+    the card is most of it: about 4.5 KB of objects a skill, 1.5 KB pickled. Only the pages and the
+    near-copy comparison of two skills read it, so the other stages never unpickle it, and a build
+    that reuses its analyses does not rebuild every card to load them. Equal when the cards are.
+    """
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    @classmethod
+    def of(cls, card: CapabilityCard) -> PackedCard:
+        return cls(pickle.dumps(card, pickle.HIGHEST_PROTOCOL))
+
+    def unpack(self) -> CapabilityCard:
+        return pickle.loads(self.data)
+
+    def __reduce__(self):
+        return (PackedCard, (self.data,))
+
+    def __eq__(self, other: object) -> bool:
+        # The same card can pickle to other bytes (which equal strings are one object is not kept alike).
+        return isinstance(other, PackedCard) and (self.data == other.data or self.unpack() == other.unpack())
+
+    def __hash__(self) -> int:
+        return hash(self.unpack())
+
+    def __repr__(self) -> str:
+        return repr(self.unpack())
+
+
+EMPTY_CARD = PackedCard.of(CapabilityCard())
 
 
 @dataclass

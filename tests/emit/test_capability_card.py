@@ -441,7 +441,7 @@ def test_the_render_key_follows_the_card():
         )
         assessment = Loose(
             revisions=(), version_valid=True, trust=None, risk_override=None,
-            risk=risk_assessment.RiskAssessment("low", (), (), card),
+            risk=risk_assessment.RiskAssessment("low", (), (), C.PackedCard.of(card)),
         )  # fmt: skip
         return SimpleNamespace(
             skill=skill, card=None, discovery_name=None, history=None, assessment=assessment,

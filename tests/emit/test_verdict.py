@@ -51,7 +51,9 @@ def assess(level: str, *made: tuple[Finding, dict[str, str]], uses: tuple[C.Use,
         )
     findings = tuple(f for f, _ in ordered)
     claims = tuple(claim(f, v) for f, v in ordered)
-    return RiskAssessment(level, findings, tuple(reasons), C.CapabilityCard(tuple(uses)), claims=claims)
+    return RiskAssessment(
+        level, findings, tuple(reasons), C.PackedCard.of(C.CapabilityCard(tuple(uses))), claims=claims
+    )
 
 
 def use(kind: str, value: str, path: str, line: int, sensitive: str = "", detail: str = "read") -> C.Use:

@@ -75,6 +75,7 @@ from registry.score import (
 )
 from registry.score import code as code_reader
 from registry.score.card import (
+    EMPTY_CARD,
     ENV,
     FROM_CODE,
     FROM_INSTRUCTIONS,
@@ -87,6 +88,7 @@ from registry.score.card import (
     CapabilityCard,
     Coverage,
     Declared,
+    PackedCard,
     Use,
     merge_coverage,
 )
@@ -212,10 +214,15 @@ class RiskAssessment:
     level: str  # low when nothing fired
     findings: tuple[Finding, ...]
     reasons: tuple[str, ...]
-    card: CapabilityCard = dataclasses.field(default_factory=CapabilityCard)
+    packed_card: PackedCard = EMPTY_CARD  # the capability card, read through `card`
     # Each finding with the values its rule's message was filled with (host, path, what is sent ...): what
     # the finding claims, as data, for readers that phrase it (the page's verdict) or check it.
     claims: tuple[Claim, ...] = ()
+
+    @property
+    def card(self) -> CapabilityCard:
+        """The capability card, unpickled anew at each read: keep it while it is needed."""
+        return self.packed_card.unpack()
 
     def params_of(self, finding: Finding) -> dict[str, str]:
         for claimed, params in self.claims:
@@ -267,7 +274,7 @@ def assess(skill: Skill, contents: Mapping[str, bytes]) -> RiskAssessment:
     orders = _instructions(assessment)
     if orders:
         card = dataclasses.replace(card, uses=tuple(sorted(set(card.uses) | set(orders), key=Use.sort_key)))
-    return dataclasses.replace(assessment, card=card)
+    return dataclasses.replace(assessment, packed_card=PackedCard.of(card))
 
 
 def _instructions(assessment: RiskAssessment) -> list[Use]:
