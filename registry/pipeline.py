@@ -324,7 +324,7 @@ def _emit_site(
     return returned
 
 
-RENDER_WINDOW = 512
+RENDER_WINDOW = 256
 
 
 def _is_executable(path: str) -> bool:

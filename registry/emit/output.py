@@ -123,7 +123,8 @@ class SiteOutput(SiteWriter):
         self._pending_size = 0
         self._deferring = defer
         self._prepare = prepare  # called once before the first write into root
-        self._made: set[Path] = {root}
+        # Folders known to exist, relative to root: strings, as a Path each was tens of megabytes at 50,000 skills.
+        self._made: set[str] = {""}
         self._temporaries = 0
 
     def unchanged(self) -> bool:
@@ -188,10 +189,14 @@ class SiteOutput(SiteWriter):
         if self._prepare is not None:
             prepare, self._prepare = self._prepare, None
             prepare()
-        target = self.root.joinpath(*checked_parts(relative))
-        if target.parent not in self._made:
+        parts = checked_parts(relative)
+        target = self.root.joinpath(*parts)
+        folder = "/".join(parts[:-1])
+        if folder not in self._made:
             target.parent.mkdir(parents=True, exist_ok=True)
-            self._made.update(target.parents)
+            while folder not in self._made:
+                self._made.add(folder)
+                folder = folder.rpartition("/")[0]
         self._temporaries += 1  # a short name: the target's own name may already be at the 255-byte limit
         temporary = target.with_name(f".{os.getpid()}.{self._temporaries}.tmp")
         if data is None or (self.served_root is not None and self.served.get(relative) == digest):
