@@ -244,20 +244,25 @@ def test_worker_processes_give_the_same_bytes_as_one_process(tmp_path: Path, mon
     for name in ("anthropics-skills", "obra-superpowers", "openai-skills", "vercel-agent-skills", "gibb-eri-sh"):
         shutil.copytree(CORPUS / name, source / name, symlinks=True)
     serial = build(BuildOptions(source=source, out=tmp_path / "serial", jobs=1))
-    # The workers render, then stop: the site-wide hooks run in the build process alone.
+    # The analysis's workers stop before rendering, fresh ones render, then stop: the site-wide hooks run in the
+    # build process alone.
     workers_running = []
 
-    def noting(function):
+    def noting(function, position):  # position: where the function takes the build's Incremental
         def noted(*args):
-            workers_running.append(args[3].workers.started)  # args[3]: the build's Incremental
-            return function(*args)
+            workers_running.append(args[position].workers.started)
+            returned = function(*args)
+            workers_running.append(args[position].workers.started)
+            return returned
 
         return noted
 
-    monkeypatch.setattr(pipeline, "_render", noting(pipeline._render))
-    monkeypatch.setattr(pipeline, "_emit_site", noting(pipeline._emit_site))
+    monkeypatch.setattr(pipeline, "analyse", noting(pipeline.analyse, 5))
+    monkeypatch.setattr(pipeline, "_render", noting(pipeline._render, 3))
+    monkeypatch.setattr(pipeline, "_emit_site", noting(pipeline._emit_site, 3))
     parallel = build(BuildOptions(source=source, out=tmp_path / "parallel", jobs=2))
-    assert workers_running == [True, False]  # started for the analysis, stopped before the site-wide hooks
+    # analyse: not yet started, then started; render: stopped, then started again; the hooks: stopped throughout.
+    assert workers_running == [False, True, False, True, False, False]
     assert len(serial.published) > 48  # enough for the pool to be used
     assert_same_site(tmp_path / "serial", tmp_path / "parallel")
     assert [f.to_json() for f in serial.findings] == [f.to_json() for f in parallel.findings]
