@@ -202,8 +202,9 @@ def build(risk: RiskAssessment) -> Verdict | None:
     if risk.level not in SHOWN_LEVELS:
         return None
     anchors = {id(finding): ANCHOR.format(number) for number, finding in numbered(risk.findings)}
+    card = risk.card  # unpickled at each read
     phrased = [
-        (_rank(finding), finding, _phrase(finding, risk.params_of(finding), risk.card))
+        (_rank(finding), finding, _phrase(finding, risk.params_of(finding), card))
         for finding in risk.findings
         if _rule_level(finding) != "low"
     ]
